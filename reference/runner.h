@@ -1,0 +1,48 @@
+// Running a registered reference: per-rank inputs from its generator, then its solution on W
+// simulated ranks, with every tensor checked against problem.json's names, shapes and dtypes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "reference/comm/sim_world.h"
+#include "reference/registry.h"
+#include "src/problem/spec.h"
+
+namespace pkb::ref {
+
+at::ScalarType to_scalar_type(DType dtype);
+DType from_scalar_type(at::ScalarType type);  // throws for types pkb does not name
+
+struct RunConfig {
+  int world = 2;
+  DType dtype = DType::fp32;  // the run precision P
+  std::map<std::string, std::int64_t> dims;
+  int trial = 0;
+  at::Device device = at::kCPU;
+};
+
+/// The reference registered for spec.key; throws naming the missing reference file.
+const Reference& reference_for(const problem::ProblemSpec& spec);
+
+/// Inputs of every rank, checked against problem.json.
+std::vector<Tensors> make_rank_inputs(const problem::ProblemSpec& spec, const RunConfig& config);
+
+struct SolveOptions {
+  SimMode mode = SimMode::rank_order;
+  /// Run the solution on fp64 copies of every floating input: the high-precision answer that
+  /// the check compares against (DESIGN.md §5). Output dtypes are then not checked.
+  bool widen_to_fp64 = false;
+};
+
+/// Outputs of every rank, checked against problem.json. A rank that throws aborts the others;
+/// the first error is rethrown as pkb::Error prefixed with the problem and rank.
+std::vector<Tensors> solve_simulated(const problem::ProblemSpec& spec, const RunConfig& config,
+                                     const std::vector<Tensors>& inputs, const SolveOptions& options);
+
+/// problem.json's scalars with their values.
+Scalars scalars_of(const problem::ProblemSpec& spec);
+
+}  // namespace pkb::ref

@@ -1,0 +1,114 @@
+// `pkb validate P|--all [--world W] [--dtype LIST] [--dims ...] [--json]` (DESIGN.md §3a): every
+// perturbed mode must pass the problem's check and every broken mode must fail it.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/command.h"
+#include "src/cli/problem_args.h"
+#include "src/cli/progress.h"
+#include "src/cli/table.h"
+#include "src/common/error.h"
+#include "src/problem/dims.h"
+#include "src/validate/validate.h"
+
+namespace pkb::cli {
+namespace {
+
+std::string cell(const validate::ModeResult& mode) {
+  if (validate::must_pass(mode.mode)) return mode.ok ? "pass" : "FAIL!";
+  return mode.ok ? "caught" : "MISSED!";
+}
+
+nlohmann::ordered_json to_json(const validate::CaseResult& result) {
+  nlohmann::ordered_json modes = nlohmann::ordered_json::array();
+  for (const auto& mode : result.modes)
+    modes.push_back({{"mode", validate::mode_name(mode.mode)}, {"must_pass", validate::must_pass(mode.mode)},
+                     {"check_passed", mode.check_passed}, {"ok", mode.ok}, {"detail", mode.detail}});
+  return {{"key", result.key}, {"world", result.world}, {"dtype", dtype_name(result.dtype)},
+          {"ok", result.ok()}, {"modes", modes}};
+}
+
+}  // namespace
+
+std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) {
+  struct Flags {
+    std::string problem, dtype = "bf16,fp32", dims = "test";
+    int world = 0;
+    bool all = false, json = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  app.add_option("problem", flags->problem, "Problem id or name");
+  app.add_flag("--all", flags->all, "Validate every problem");
+  app.add_option("--world", flags->world, "Only this world size (default: every one the problem allows)");
+  app.add_option("--dtype", flags->dtype, "Run precisions, comma-separated (default bf16,fp32)");
+  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default test)");
+  app.add_flag("--json", flags->json, "Print one JSON document instead of the table");
+  return [&global, flags] {
+    if (flags->all == !flags->problem.empty())
+      throw UsageError("validate: give either a problem or --all");
+    const auto index = open_index(global);
+    std::vector<problem::ProblemSpec> specs;
+    if (flags->all) specs = index.load_all();
+    else specs.push_back(index.load(index.resolve(flags->problem)));
+
+    struct Case {
+      const problem::ProblemSpec* spec;
+      int world;
+      DType dtype;
+      std::map<std::string, std::int64_t> dims;
+    };
+    std::vector<Case> cases;
+    for (const auto& spec : specs) {
+      if (flags->world > 0 && !flags->all) check_world(spec, flags->world);
+      const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test);
+      for (int world : spec.world_sizes) {
+        if (flags->world > 0 && world != flags->world) continue;
+        for (DType dtype : parse_run_dtypes(spec, flags->dtype)) cases.push_back({&spec, world, dtype, dims});
+      }
+    }
+
+    Progress progress("validate", static_cast<int>(cases.size()));
+    std::vector<validate::CaseResult> results;
+    for (const auto& item : cases) {
+      results.push_back(validate::validate_case(*item.spec, item.world, item.dtype, item.dims));
+      progress.step(!results.back().ok());
+    }
+    progress.finish();
+
+    int failed = 0;
+    for (const auto& result : results) failed += result.ok() ? 0 : 1;
+    if (flags->json) {
+      nlohmann::ordered_json doc = {{"schema_version", 1}, {"cases", nlohmann::ordered_json::array()},
+                                    {"passed", results.size() - failed}, {"failed", failed}};
+      for (const auto& result : results) doc["cases"].push_back(to_json(result));
+      std::cout << doc.dump(2) << "\n";
+    } else {
+      std::vector<std::string> header = {"problem", "W", "dtype"};
+      for (auto mode : validate::all_modes()) header.push_back(validate::mode_name(mode));
+      header.push_back("verdict");
+      Table table(header);
+      table.add_comment("dims: " + flags->dims + "; perturbed modes must pass, broken modes must be caught");
+      for (const auto& result : results) {
+        std::vector<std::string> row = {result.key, std::to_string(result.world),
+                                        std::string(dtype_name(result.dtype))};
+        for (const auto& mode : result.modes) row.push_back(cell(mode));
+        row.push_back(result.ok() ? "ok" : "FAILED");
+        table.add_row(row);
+      }
+      table.set_verdict("validate: " + std::to_string(results.size() - failed) + " passed, " +
+                        std::to_string(failed) + " failed");
+      table.print(std::cout);
+      for (const auto& result : results)
+        for (const auto& mode : result.modes)
+          if (!mode.ok)
+            std::cout << "# " << result.key << " W=" << result.world << " " << dtype_name(result.dtype) << " "
+                      << validate::mode_name(mode.mode) << ": " << (mode.detail.empty() ? "no outputs" : mode.detail)
+                      << "\n";
+    }
+    if (failed > 0) throw WorkFailed(std::to_string(failed) + " validate cases failed");
+    return 0;
+  };
+}
+
+}  // namespace pkb::cli

@@ -1,0 +1,30 @@
+// Turning the flags that name a problem, a world size, a dtype and dims into checked values,
+// with errors that name the flag (STYLE.md §5).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/cli/command.h"
+#include "src/common/dtype.h"
+#include "src/problem/problem_index.h"
+#include "src/problem/spec.h"
+
+namespace pkb::cli {
+
+problem::ProblemIndex open_index(const GlobalOptions& global);
+
+/// --world W: throws UsageError "--world 3: 001_allreduce allows 2, 4, 8".
+void check_world(const problem::ProblemSpec& spec, int world);
+/// --dtype D, one of the problem's run precisions.
+DType parse_run_dtype(const problem::ProblemSpec& spec, const std::string& text);
+/// A comma-separated --dtype list.
+std::vector<DType> parse_run_dtypes(const problem::ProblemSpec& spec, const std::string& text);
+
+std::string join_ints(const std::vector<int>& values, const std::string& separator = ", ");
+std::string shape_text(const std::vector<std::int64_t>& shape);
+std::string dims_text(const std::map<std::string, std::int64_t>& dims);  // "M=4 N=8"
+
+}  // namespace pkb::cli

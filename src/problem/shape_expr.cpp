@@ -1,0 +1,232 @@
+// A recursive-descent parser and tree evaluator for ShapeExpr. Precedence, low to high:
+// comparison, + -, * / %, unary minus, primary (number, name, call, parenthesis).
+#include "src/problem/shape_expr.h"
+
+#include <cctype>
+#include <set>
+
+#include "src/common/error.h"
+
+namespace pkb::problem {
+
+struct ShapeExpr::Node {
+  enum class Kind { number, variable, unary_minus, binary, call };
+  Kind kind = Kind::number;
+  std::int64_t value = 0;
+  std::string name;  // variable name, operator ("+", "<=", ...) or function name
+  std::vector<std::shared_ptr<const Node>> args;
+};
+
+namespace {
+
+using NodePtr = std::shared_ptr<const ShapeExpr::Node>;
+using Node = ShapeExpr::Node;
+
+struct FunctionInfo {
+  const char* name;
+  std::size_t arity;
+};
+constexpr FunctionInfo kFunctions[] = {{"ceil_div", 2}, {"min", 2}, {"max", 2}, {"select", 3}};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& text) : text_(text) {}
+
+  NodePtr parse_all() {
+    NodePtr node = parse_comparison();
+    skip_space();
+    if (pos_ != text_.size()) fail("expected an operator or the end");
+    return node;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& expected) const {
+    const std::string found =
+        pos_ < text_.size() ? "'" + std::string(1, text_[pos_]) + "'" : "the end";
+    throw Error("expression \"" + text_ + "\": at column " + std::to_string(pos_ + 1) +
+                ": " + expected + ", got " + found);
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+
+  bool accept(const std::string& token) {
+    skip_space();
+    if (text_.compare(pos_, token.size(), token) != 0) return false;
+    pos_ += token.size();
+    return true;
+  }
+
+  static NodePtr binary(const std::string& op, NodePtr lhs, NodePtr rhs) {
+    auto node = std::make_shared<Node>();
+    node->kind = Node::Kind::binary;
+    node->name = op;
+    node->args = {std::move(lhs), std::move(rhs)};
+    return node;
+  }
+
+  NodePtr parse_comparison() {
+    NodePtr lhs = parse_sum();
+    // Two-character operators first so "<=" is not read as "<".
+    for (const char* op : {"==", "!=", "<=", ">=", "<", ">"}) {
+      if (accept(op)) return binary(op, lhs, parse_sum());
+    }
+    return lhs;
+  }
+
+  NodePtr parse_sum() {
+    NodePtr lhs = parse_product();
+    for (;;) {
+      if (accept("+")) lhs = binary("+", lhs, parse_product());
+      else if (accept("-")) lhs = binary("-", lhs, parse_product());
+      else return lhs;
+    }
+  }
+
+  NodePtr parse_product() {
+    NodePtr lhs = parse_unary();
+    for (;;) {
+      if (accept("*")) lhs = binary("*", lhs, parse_unary());
+      else if (accept("/")) lhs = binary("/", lhs, parse_unary());
+      else if (accept("%")) lhs = binary("%", lhs, parse_unary());
+      else return lhs;
+    }
+  }
+
+  NodePtr parse_unary() {
+    if (accept("-")) {
+      auto node = std::make_shared<Node>();
+      node->kind = Node::Kind::unary_minus;
+      node->args = {parse_unary()};
+      return node;
+    }
+    return parse_primary();
+  }
+
+  NodePtr parse_primary() {
+    skip_space();
+    if (accept("(")) {
+      NodePtr inner = parse_comparison();
+      if (!accept(")")) fail("expected ')'");
+      return inner;
+    }
+    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      auto node = std::make_shared<Node>();
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+        node->value = node->value * 10 + (text_[pos_++] - '0');
+      }
+      return node;
+    }
+    if (pos_ < text_.size() &&
+        (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      const std::size_t start = pos_;
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+        ++pos_;
+      const std::string name = text_.substr(start, pos_ - start);
+      if (accept("(")) return parse_call(name, start);
+      auto node = std::make_shared<Node>();
+      node->kind = Node::Kind::variable;
+      node->name = name;
+      return node;
+    }
+    fail("expected a number, a name or '('");
+  }
+
+  NodePtr parse_call(const std::string& name, std::size_t start) {
+    const FunctionInfo* function = nullptr;
+    for (const auto& candidate : kFunctions)
+      if (name == candidate.name) function = &candidate;
+    if (function == nullptr) {
+      pos_ = start;
+      fail("expected one of the functions ceil_div, min, max, select");
+    }
+    auto node = std::make_shared<Node>();
+    node->kind = Node::Kind::call;
+    node->name = name;
+    do {
+      node->args.push_back(parse_comparison());
+    } while (accept(","));
+    if (!accept(")")) fail("expected ',' or ')'");
+    if (node->args.size() != function->arity) {
+      throw Error("expression \"" + text_ + "\": " + name + " takes " +
+                  std::to_string(function->arity) + " arguments, got " +
+                  std::to_string(node->args.size()));
+    }
+    return node;
+  }
+
+  const std::string& text_;
+  std::size_t pos_ = 0;
+};
+
+std::int64_t eval_node(const Node& node, const ExprEnv& env, const std::string& text) {
+  auto arg = [&](std::size_t index) { return eval_node(*node.args[index], env, text); };
+  auto divisor = [&](std::int64_t value) {
+    if (value == 0) throw Error("expression \"" + text + "\": division by zero");
+    return value;
+  };
+  switch (node.kind) {
+    case Node::Kind::number:
+      return node.value;
+    case Node::Kind::variable: {
+      auto found = env.find(node.name);
+      if (found == env.end()) throw Error("expression \"" + text + "\": unknown name '" + node.name + "'");
+      return found->second;
+    }
+    case Node::Kind::unary_minus:
+      return -arg(0);
+    case Node::Kind::call:
+      if (node.name == "select") return arg(0) != 0 ? arg(1) : arg(2);
+      if (node.name == "min") return std::min(arg(0), arg(1));
+      if (node.name == "max") return std::max(arg(0), arg(1));
+      {  // ceil_div, for non-negative operands as in sizes
+        const std::int64_t a = arg(0), b = divisor(arg(1));
+        return (a + b - 1) / b;
+      }
+    case Node::Kind::binary: {
+      const std::int64_t a = arg(0), b = arg(1);
+      const std::string& op = node.name;
+      if (op == "+") return a + b;
+      if (op == "-") return a - b;
+      if (op == "*") return a * b;
+      if (op == "/") return a / divisor(b);
+      if (op == "%") return a % divisor(b);
+      if (op == "==") return a == b;
+      if (op == "!=") return a != b;
+      if (op == "<") return a < b;
+      if (op == "<=") return a <= b;
+      if (op == ">") return a > b;
+      return a >= b;
+    }
+  }
+  return 0;
+}
+
+void collect_variables(const Node& node, std::set<std::string>& out) {
+  if (node.kind == Node::Kind::variable) out.insert(node.name);
+  for (const auto& child : node.args) collect_variables(*child, out);
+}
+
+}  // namespace
+
+ShapeExpr ShapeExpr::parse(const std::string& text) {
+  ShapeExpr expr;
+  expr.text_ = text;
+  expr.root_ = Parser(text).parse_all();
+  return expr;
+}
+
+std::int64_t ShapeExpr::eval(const ExprEnv& env) const {
+  PKB_ASSERT(root_ != nullptr, "ShapeExpr evaluated before parse");
+  return eval_node(*root_, env, text_);
+}
+
+std::vector<std::string> ShapeExpr::variables() const {
+  std::set<std::string> names;
+  if (root_) collect_variables(*root_, names);
+  return {names.begin(), names.end()};
+}
+
+}  // namespace pkb::problem

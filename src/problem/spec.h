@@ -1,0 +1,89 @@
+// ProblemSpec: what problems/NNN_name/problem.json says, parsed and checked (see spec_loader.h).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/common/dtype.h"
+#include "src/problem/shape_expr.h"
+
+namespace pkb::problem {
+
+/// A tensor's element type: the run precision P, or a fixed type.
+struct DTypeRef {
+  bool is_run_precision = true;
+  DType fixed = DType::fp32;  // used when !is_run_precision
+  DType resolve(DType run_dtype) const { return is_run_precision ? run_dtype : fixed; }
+  std::string name() const;  // "P" or the fixed type's name
+};
+
+struct TensorSpec {
+  std::string name;
+  DTypeRef dtype;
+  std::vector<ShapeExpr> shape;
+  bool inout = false;  // outputs only: initialised from the input of the same name
+  std::string doc;
+};
+
+enum class ScalarType { int64, float64 };
+
+struct ScalarSpec {
+  std::string name;
+  ScalarType type = ScalarType::int64;
+  double value = 0;
+  std::string doc;
+};
+
+/// How the world splits into equal sub-groups: `block` puts consecutive ranks together
+/// ({0,1},{2,3} for size 2 at W=4); `strided` takes every (W/size)-th rank ({0,2},{1,3}).
+enum class GroupLayout { block, strided };
+
+struct GroupSpec {
+  std::string name;
+  ShapeExpr size;
+  GroupLayout layout = GroupLayout::block;
+};
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+};
+
+struct ProblemSpec {
+  int id = 0;
+  std::string name;      // "allreduce"
+  std::string key;       // "001_allreduce": folder, reference .cpp and registry name
+  std::string category;  // "collective", "tensor-parallel", ...
+  std::string summary;
+  std::map<std::string, std::int64_t> dims;       // benchmark sizes
+  std::map<std::string, std::int64_t> test_dims;  // small sizes for CPU tests
+  std::vector<int> world_sizes;
+  std::vector<DType> dtypes;  // run precisions the problem allows
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<ScalarSpec> scalars;
+  std::vector<GroupSpec> groups;
+  std::map<DType, Tolerance> tolerance;
+  /// A candidate may be this many times as far from the fp64 answer as the reference in P is.
+  double error_ratio = 8;
+  /// Ranks whose outputs carry the answer (all when empty); documented for root-only problems.
+  std::string check_note;
+  std::string upstream_divergence;
+  std::filesystem::path dir;  // problems/NNN_name
+
+  bool allows_world(int world) const;
+  bool allows_dtype(DType dtype) const;
+  const Tolerance& tolerance_for(DType dtype) const;  // exact (0, 0) for integer types
+};
+
+/// The shape of a tensor on one rank, with the dims chosen for the run.
+std::vector<std::int64_t> eval_shape(const TensorSpec& tensor, const ExprEnv& env);
+
+/// dims + {"W": world, "rank": rank}.
+ExprEnv make_env(const std::map<std::string, std::int64_t>& dims, int world, int rank);
+
+}  // namespace pkb::problem

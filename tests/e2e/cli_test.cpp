@@ -1,0 +1,145 @@
+// The pkb binary end to end: exit codes, one-line errors on stderr, JSON on stdout, and the dump
+// format of DESIGN.md §3 read back with pkb's safetensors reader.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/dump/safetensors.h"
+#include "tests/e2e/run_pkb.h"
+
+namespace pkb::test {
+namespace {
+
+TEST(Cli, ListJsonNamesEveryProblem) {
+  const PkbRun run = run_pkb("list --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  ASSERT_GE(doc.at("problems").size(), 8u);
+  const auto& first = doc["problems"][0];
+  EXPECT_EQ(first.at("id"), 1);
+  EXPECT_EQ(first.at("key"), "001_allreduce");
+  EXPECT_EQ(first.at("name"), "allreduce");
+  EXPECT_EQ(first.at("category"), "collective");
+  EXPECT_EQ(first.at("world_sizes"), nlohmann::json({2, 4, 8}));
+}
+
+TEST(Cli, BadInputIsOneLineWithExitCodeTwo) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"reference 01_allreduce --world 2", "pkb: error: unknown problem '01_allreduce', did you mean '001_allreduce'?\n"},
+      {"reference 1 --world 3", "pkb: error: --world 3: 001_allreduce allows 2, 4, 8\n"},
+      {"reference 1 --world 2 --dtype fp64", "pkb: error: --dtype fp64: 001_allreduce runs in bf16, fp16, fp32\n"},
+      {"reference 1 --world 2 --dims K=4", "pkb: error: --dims K=4: 001_allreduce has no dim 'K'\n"},
+      {"reference 1 --world 2 --dump /nonexistent/dir/d", "pkb: error: --dump /nonexistent/dir/d: parent folder /nonexistent/dir does not exist\n"},
+      {"validate", "pkb: error: validate: give either a problem or --all\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const PkbRun run = run_pkb("-q " + args);
+    EXPECT_EQ(run.exit_code, 2) << args;
+    EXPECT_EQ(run.err, message) << args;
+    EXPECT_EQ(run.out, "") << args;
+  }
+  EXPECT_EQ(run_pkb("reference --world 2").exit_code, 2);  // missing problem
+}
+
+TEST(Cli, MalformedProblemJsonNamesTheFile) {
+  const std::string root = make_temp_dir("problems");
+  std::filesystem::create_directories(root + "/001_broken");
+  std::ofstream(root + "/001_broken/problem.json") << "{\"schema_version\": 1, \"id\": \"one\"}";
+  const std::string command = std::string("'") + PKB_BINARY + "' --problems-dir '" + root + "' list 2>'" + root +
+                              "/err' >/dev/null";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  std::ifstream err(root + "/err");
+  std::string line;
+  std::getline(err, line);
+  EXPECT_EQ(line, "pkb: error: " + root + "/001_broken/problem.json: id: expected an integer, got \"one\"");
+  std::filesystem::remove_all(root);
+}
+
+TEST(Cli, ReferenceWritesTheDumpFormat) {
+  const std::string root = make_temp_dir("dump");
+  const std::string dir = root + "/d";
+  const PkbRun run = run_pkb("reference 1 --world 4 --dtype bf16 --dump " + dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("rank  output  dtype  shape"), std::string::npos) << run.out;
+
+  std::ifstream in(dir + "/manifest.json");
+  const auto manifest = nlohmann::json::parse(in);
+  EXPECT_EQ(manifest.at("schema_version"), 1);
+  EXPECT_EQ(manifest.at("problem").at("key"), "001_allreduce");
+  EXPECT_EQ(manifest.at("problem").at("id"), 1);
+  EXPECT_EQ(manifest.at("world"), 4);
+  EXPECT_EQ(manifest.at("dtype"), "bf16");
+  EXPECT_EQ(manifest.at("dims"), nlohmann::json({{"M", 4}, {"N", 8}}));
+  EXPECT_EQ(manifest.at("trial"), 0);
+  ASSERT_EQ(manifest.at("ranks").size(), 4u);
+
+  std::vector<double> sums;
+  for (int rank = 0; rank < 4; ++rank) {
+    const auto& entry = manifest["ranks"][rank];
+    EXPECT_EQ(entry.at("inputs")[0].at("name"), "x");
+    EXPECT_EQ(entry.at("inputs")[0].at("shape"), nlohmann::json({4, 8}));
+    const auto inputs = dump::read_safetensors(dir + "/rank" + std::to_string(rank) + "/inputs.safetensors");
+    const auto outputs = dump::read_safetensors(dir + "/rank" + std::to_string(rank) + "/outputs.safetensors");
+    ASSERT_EQ(inputs.size(), 1u);
+    ASSERT_EQ(outputs.size(), 1u);
+    EXPECT_EQ(inputs[0].name, "x");
+    EXPECT_EQ(outputs[0].name, "y");
+    EXPECT_EQ(outputs[0].dtype, DType::bf16);
+    EXPECT_EQ(outputs[0].shape, (std::vector<std::int64_t>{4, 8}));
+    EXPECT_EQ(outputs[0].bytes.size(), 4u * 8u * 2u);
+  }
+  // Every rank's y is the same all-reduced tensor.
+  const auto y0 = dump::read_safetensors(dir + "/rank0/outputs.safetensors")[0].bytes;
+  const auto y3 = dump::read_safetensors(dir + "/rank3/outputs.safetensors")[0].bytes;
+  EXPECT_EQ(y0, y3);
+
+  // A second dump to the same folder is refused and leaves the first intact.
+  const PkbRun again = run_pkb("-q reference 1 --world 4 --dump " + dir);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/manifest.json"));
+  // No temporary folders are left beside it.
+  int entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(root)) ++entries;
+  EXPECT_EQ(entries, 1);
+  std::filesystem::remove_all(root);
+}
+
+TEST(Cli, ReferenceOutputIsReproducibleAndTrialDependent) {
+  const PkbRun first = run_pkb("reference 8 --world 4 --json");
+  const PkbRun again = run_pkb("reference 8 --world 4 --json");
+  const PkbRun other = run_pkb("reference 8 --world 4 --trial 1 --json");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, again.out);
+  EXPECT_NE(nlohmann::json::parse(first.out)["outputs"], nlohmann::json::parse(other.out)["outputs"]);
+}
+
+TEST(Cli, ValidateExitsZeroWhenEveryModeBehaves) {
+  const PkbRun run = run_pkb("validate 7 --world 4");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("validate: 2 passed, 0 failed"), std::string::npos) << run.out;
+}
+
+TEST(Cli, DoctorReportsWithoutAGpu) {
+  const PkbRun run = run_pkb("doctor --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_FALSE(doc.at("nvrtc").get<std::string>().empty());
+  EXPECT_TRUE(doc.at("api_keys_set").contains("OPENAI_API_KEY"));
+  // Either GPUs are listed or the reason there are none is given.
+  EXPECT_TRUE(!doc.at("gpus").empty() || !doc.at("gpu_error").get<std::string>().empty());
+}
+
+TEST(Cli, ShowPrintsShapesPerRankAndTheReference) {
+  const PkbRun run = run_pkb("show scatter --world 4 --dims test");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("input chunks: bf16 [4, 4, 8]  (rank 0)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("input chunks: bf16 [0, 4, 8]  (rank 1-3)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("def solution("), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace pkb::test

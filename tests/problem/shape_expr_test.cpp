@@ -1,0 +1,82 @@
+// ShapeExpr: precedence, functions, comparisons, variables and located syntax errors.
+#include "src/problem/shape_expr.h"
+
+#include <gtest/gtest.h>
+
+#include "src/common/error.h"
+
+namespace pkb::problem {
+namespace {
+
+std::int64_t eval(const std::string& text, const ExprEnv& env = {}) {
+  return ShapeExpr::parse(text).eval(env);
+}
+
+std::string parse_error(const std::string& text) {
+  try {
+    ShapeExpr::parse(text);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(ShapeExpr, FollowsArithmeticPrecedence) {
+  EXPECT_EQ(eval("2 + 3 * 4"), 14);
+  EXPECT_EQ(eval("(2 + 3) * 4"), 20);
+  EXPECT_EQ(eval("20 / 3 % 4"), 2);  // left to right: (20 / 3) % 4
+  EXPECT_EQ(eval("10 - 4 - 3"), 3);
+  EXPECT_EQ(eval("-3 + 5"), 2);
+  EXPECT_EQ(eval("2 * -3"), -6);
+}
+
+TEST(ShapeExpr, ReadsDimsWorldAndRank) {
+  const ExprEnv env = {{"M", 6}, {"N", 4}, {"W", 8}, {"rank", 3}};
+  EXPECT_EQ(eval("W * M", env), 48);
+  EXPECT_EQ(eval("N / W + rank", env), 3);
+}
+
+TEST(ShapeExpr, EvaluatesCeilDivMinMaxSelect) {
+  EXPECT_EQ(eval("ceil_div(10, 4)"), 3);
+  EXPECT_EQ(eval("ceil_div(8, 4)"), 2);
+  EXPECT_EQ(eval("min(3, 9)"), 3);
+  EXPECT_EQ(eval("max(3, 9)"), 9);
+  EXPECT_EQ(eval("select(rank == 0, W, 0)", {{"rank", 0}, {"W", 4}}), 4);
+  EXPECT_EQ(eval("select(rank == 0, W, 0)", {{"rank", 2}, {"W", 4}}), 0);
+  EXPECT_EQ(eval("max(ceil_div(7, 2), min(1, 2)) * 2"), 8);
+}
+
+TEST(ShapeExpr, ComparesToZeroOrOne) {
+  EXPECT_EQ(eval("3 < 4"), 1);
+  EXPECT_EQ(eval("3 >= 4"), 0);
+  EXPECT_EQ(eval("4 <= 4"), 1);
+  EXPECT_EQ(eval("1 != 1"), 0);
+  EXPECT_EQ(eval("2 * (1 + 1 == 2)"), 2);
+}
+
+TEST(ShapeExpr, ListsItsVariablesOnce) {
+  EXPECT_EQ(ShapeExpr::parse("M * N + M / W").variables(), (std::vector<std::string>{"M", "N", "W"}));
+}
+
+TEST(ShapeExpr, RejectsSyntaxErrorsWithTheColumn) {
+  EXPECT_EQ(parse_error("M *"), "expression \"M *\": at column 4: expected a number, a name or '(', got the end");
+  EXPECT_EQ(parse_error("(M + 1"), "expression \"(M + 1\": at column 7: expected ')', got the end");
+  EXPECT_EQ(parse_error("M N"), "expression \"M N\": at column 3: expected an operator or the end, got 'N'");
+  EXPECT_EQ(parse_error("floor(M)"),
+            "expression \"floor(M)\": at column 1: expected one of the functions ceil_div, min, max, select, got 'f'");
+  EXPECT_EQ(parse_error("min(1)"), "expression \"min(1)\": min takes 2 arguments, got 1");
+}
+
+TEST(ShapeExpr, NamesAMissingVariableAndDivisionByZero) {
+  try {
+    eval("M * K", {{"M", 2}});
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "expression \"M * K\": unknown name 'K'");
+  }
+  EXPECT_THROW(eval("4 / (W - W)", {{"W", 2}}), Error);
+  EXPECT_THROW(eval("ceil_div(4, 0)"), Error);
+}
+
+}  // namespace
+}  // namespace pkb::problem

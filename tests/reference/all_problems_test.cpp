@@ -1,0 +1,91 @@
+// Suites over every problem, generated from the problems folder and the registry: adding a problem
+// adds its cases. AllProblems.PerturbedModesPass/001_allreduce_W4_bf16 and friends.
+#include <gtest/gtest.h>
+
+#include "reference/registry.h"
+#include "reference/runner.h"
+#include "src/problem/problem_index.h"
+#include "src/validate/validate.h"
+
+namespace pkb {
+namespace {
+
+const problem::ProblemIndex& index() {
+  static const problem::ProblemIndex problems(std::string(PKB_SOURCE_DIR) + "/problems");
+  return problems;
+}
+
+struct Case {
+  std::string key;
+  int world;
+  DType dtype;
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (const auto& spec : index().load_all())
+    for (int world : spec.world_sizes)
+      for (DType dtype : {DType::bf16, DType::fp32})
+        if (spec.allows_dtype(dtype)) cases.push_back({spec.key, world, dtype});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return info.param.key + "_W" + std::to_string(info.param.world) + "_" + std::string(dtype_name(info.param.dtype));
+}
+
+TEST(AllProblems, EveryFolderHasAReferenceAndEveryReferenceAFolder) {
+  const auto registered = ref::registered_keys();
+  EXPECT_EQ(registered, index().keys());
+}
+
+class AllProblems : public ::testing::TestWithParam<Case> {
+ protected:
+  problem::ProblemSpec spec() const { return index().load(GetParam().key); }
+  ref::RunConfig config(int trial = 0) const {
+    const problem::ProblemSpec problem = spec();
+    return {GetParam().world, GetParam().dtype, problem.test_dims, trial, at::kCPU};
+  }
+  const validate::CaseResult& validated() {
+    if (!result_) result_ = validate::validate_case(spec(), GetParam().world, GetParam().dtype, spec().test_dims);
+    return *result_;
+  }
+
+ private:
+  std::optional<validate::CaseResult> result_;
+};
+
+TEST_P(AllProblems, InputsAreDeterministicPerTrial) {
+  const auto first = ref::make_rank_inputs(spec(), config(0));
+  const auto again = ref::make_rank_inputs(spec(), config(0));
+  const auto next = ref::make_rank_inputs(spec(), config(1));
+  bool any_differs = false;
+  for (std::size_t rank = 0; rank < first.size(); ++rank) {
+    for (const auto& [name, tensor] : first[rank]) {
+      EXPECT_TRUE(at::equal(tensor, again[rank].at(name))) << "rank " << rank << " " << name;
+      if (tensor.numel() > 0 && !at::equal(tensor, next[rank].at(name))) any_differs = true;
+    }
+  }
+  EXPECT_TRUE(any_differs) << "trial 1 draws the same inputs as trial 0";
+}
+
+TEST_P(AllProblems, PerturbedModesPass) {
+  for (const auto& mode : validated().modes) {
+    if (validate::must_pass(mode.mode)) {
+      EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << ": " << mode.detail;
+    }
+  }
+}
+
+TEST_P(AllProblems, BrokenModesFail) {
+  for (const auto& mode : validated().modes) {
+    if (!validate::must_pass(mode.mode)) {
+      EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " passed the check: " << mode.detail;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, AllProblems, ::testing::ValuesIn(all_cases()), case_name);
+
+}  // namespace
+}  // namespace pkb
