@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the benchmark programs (build-bench/) and runs them; writes build-bench/bench.json with the
+# machine's details (Google Benchmark's context) and the commit, and prints the table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKB_BUILD_DIR=build-bench PKB_CMAKE_ARGS="-DPKB_BENCH=ON" scripts/setup.sh
+./build-bench/tests/bench/references_bench --benchmark_repetitions="${PKB_BENCH_REPS:-3}" \
+  --benchmark_report_aggregates_only=true --benchmark_context=commit="$(git rev-parse --short HEAD 2>/dev/null || echo none)" \
+  --benchmark_out=build-bench/bench.json --benchmark_out_format=json
+echo "bench: results in build-bench/bench.json" >&2

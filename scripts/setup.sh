@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pkb needs (only the missing ones; quiet when all are present) and
+# builds pkb into build/. Needs the CUDA toolkit (NVRTC, cuBLAS; NCCL if present) from NVIDIA.
+#   scripts/setup.sh            install what is missing, configure, build
+#   PKB_BUILD_DIR=dir PKB_BUILD_TYPE=Debug scripts/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build pkg-config
+          libtorch-dev python3-torch
+          nlohmann-json3-dev libcli11-dev libspdlog-dev libcurl4-openssl-dev
+          libgtest-dev libbenchmark-dev libcpp-httplib-dev)
+
+find_cuda() {
+  for candidate in "${CUDA_HOME:-}" /usr/local/cuda /usr/lib/cuda; do
+    if [ -n "$candidate" ] && [ -x "$candidate/bin/nvcc" ]; then echo "$candidate"; return 0; fi
+  done
+  command -v nvcc >/dev/null 2>&1 && dirname "$(dirname "$(command -v nvcc)")" && return 0
+  return 1
+}
+
+if ! cuda_root=$(find_cuda); then
+  echo "setup: error: the CUDA toolkit was not found (no nvcc in \$CUDA_HOME, /usr/local/cuda or PATH);" >&2
+  echo "setup: install it from NVIDIA (https://developer.nvidia.com/cuda-downloads), then run this again" >&2
+  exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_dir=${PKB_BUILD_DIR:-build}
+build_type=${PKB_BUILD_TYPE:-Release}
+if [ ! -f "$build_dir/build.ninja" ]; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+        -DCUDAToolkit_ROOT="$cuda_root" ${PKB_CMAKE_ARGS:-} >"$build_dir.configure.log" 2>&1 ||
+    { cat "$build_dir.configure.log" >&2; exit 1; }
+  rm -f "$build_dir.configure.log"
+fi
+cmake --build "$build_dir" -j "$(nproc)"
