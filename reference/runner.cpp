@@ -116,31 +116,30 @@ std::vector<Tensors> make_rank_inputs(const problem::ProblemSpec& spec, const Ru
   return inputs;
 }
 
-std::vector<Tensors> solve_simulated(const problem::ProblemSpec& spec, const RunConfig& config,
-                                     const std::vector<Tensors>& inputs, const SolveOptions& options) {
+std::vector<Tensors> solve_ranks(const problem::ProblemSpec& spec, const RunConfig& config,
+                                 const std::vector<Tensors>& inputs, bool widen_to_fp64,
+                                 const RankComms& comms) {
   const Reference& reference = reference_for(spec);
   const Scalars scalars = scalars_of(spec);
-  SimWorld world(config.world, options.mode);
   std::vector<Tensors> outputs(config.world);
   std::mutex error_mutex;
   std::string first_error;
 
   auto run_rank = [&](int rank) {
     try {
-      auto comm = world.comm(rank);
-      add_groups(spec, config, rank, *comm);
-      const Tensors rank_inputs = options.widen_to_fp64 ? widen(inputs[rank]) : inputs[rank];
-      outputs[rank] = reference.solve(*comm, rank_inputs, scalars);
-      check_against_spec(spec, config, rank, spec.outputs, outputs[rank], "outputs",
-                         !options.widen_to_fp64);
+      Comm& comm = comms.comm(rank);
+      add_groups(spec, config, rank, comm);
+      const Tensors rank_inputs = widen_to_fp64 ? widen(inputs[rank]) : comms.place(rank, inputs[rank]);
+      outputs[rank] = reference.solve(comm, rank_inputs, scalars);
+      check_against_spec(spec, config, rank, spec.outputs, outputs[rank], "outputs", !widen_to_fp64);
     } catch (const RankAborted&) {
       // Another rank failed first; its error is the one reported.
     } catch (const std::exception& error) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (first_error.empty()) first_error = "rank " + std::to_string(rank) + ": " + error.what();
-      world.abort(first_error);
+      comms.abort(first_error);
     }
-    world.rank_finished(rank);
+    comms.finished(rank);
   };
 
   std::vector<std::thread> threads;
@@ -148,6 +147,26 @@ std::vector<Tensors> solve_simulated(const problem::ProblemSpec& spec, const Run
   for (auto& thread : threads) thread.join();
   if (!first_error.empty()) throw Error(spec.key + " " + first_error);
   return outputs;
+}
+
+std::vector<Tensors> solve_simulated(const problem::ProblemSpec& spec, const RunConfig& config,
+                                     const std::vector<Tensors>& inputs, const SolveOptions& options) {
+  // Each rank's communicator is made on its own thread, which is where SimWorld expects it.
+  class SimComms final : public RankComms {
+   public:
+    SimComms(int world, SimMode mode) : world_(world, mode), comms_(world) {}
+    Comm& comm(int rank) const override {
+      comms_[rank] = world_.comm(rank);
+      return *comms_[rank];
+    }
+    void abort(const std::string& reason) const override { world_.abort(reason); }
+    void finished(int rank) const override { world_.rank_finished(rank); }
+
+   private:
+    mutable SimWorld world_;
+    mutable std::vector<std::unique_ptr<Comm>> comms_;
+  };
+  return solve_ranks(spec, config, inputs, options.widen_to_fp64, SimComms(config.world, options.mode));
 }
 
 }  // namespace pkb::ref

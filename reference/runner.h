@@ -42,6 +42,25 @@ struct SolveOptions {
 std::vector<Tensors> solve_simulated(const problem::ProblemSpec& spec, const RunConfig& config,
                                      const std::vector<Tensors>& inputs, const SolveOptions& options);
 
+/// The communicators of the W ranks of one run, as solve_ranks uses them.
+class RankComms {
+ public:
+  virtual ~RankComms() = default;
+  /// Called once, on rank's own thread, before solve.
+  virtual Comm& comm(int rank) const = 0;
+  /// The rank's inputs where that rank computes (its GPU for NCCL); unchanged by default.
+  virtual Tensors place(int rank, const Tensors& inputs) const { return inputs; }
+  /// Wakes ranks waiting on a failed one, where the backend can.
+  virtual void abort(const std::string& reason) const = 0;
+  virtual void finished(int rank) const = 0;
+};
+
+/// Runs the reference on one thread per rank with the given communicators; outputs are checked
+/// against problem.json, and the first rank error is rethrown prefixed with the problem and rank.
+std::vector<Tensors> solve_ranks(const problem::ProblemSpec& spec, const RunConfig& config,
+                                 const std::vector<Tensors>& inputs, bool widen_to_fp64,
+                                 const RankComms& comms);
+
 /// problem.json's scalars with their values.
 Scalars scalars_of(const problem::ProblemSpec& spec);
 

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "reference/runner.h"
+#include "reference/solve_nccl.h"
 #include "src/cli/command.h"
 #include "src/cli/problem_args.h"
 #include "src/cli/table.h"
@@ -67,7 +68,7 @@ at::Device parse_device(const std::string& text) {
 
 std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, dtype = "bf16", dims = "test", dump, device = "cpu";
+    std::string problem, dtype = "bf16", dims = "test", dump, device = "cpu", backend = "sim";
     int world = 0, trial = 0;
     bool json = false;
   };
@@ -78,6 +79,8 @@ std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global)
   app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default test)");
   app.add_option("--trial", flags->trial, "Trial index: seeds the inputs (default 0)")->check(CLI::NonNegativeNumber);
   app.add_option("--device", flags->device, "Where the W simulated ranks run: cpu or cuda (one GPU) (default cpu)");
+  app.add_option("--backend", flags->backend,
+                 "sim: W simulated ranks on --device; nccl: one rank per GPU over NCCL (default sim)");
   app.add_option("--dump", flags->dump, "Write manifest.json and per-rank safetensors to this new folder");
   app.add_flag("--json", flags->json, "Print one JSON document instead of the table");
   return [&global, flags] {
@@ -93,7 +96,10 @@ std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global)
 
     const auto start = std::chrono::steady_clock::now();
     const auto inputs = ref::make_rank_inputs(spec, config);
-    const auto outputs = ref::solve_simulated(spec, config, inputs, {});
+    if (flags->backend != "sim" && flags->backend != "nccl")
+      throw UsageError("--backend " + flags->backend + ": expected sim or nccl");
+    const auto outputs = flags->backend == "nccl" ? ref::solve_nccl(spec, config, inputs)
+                                                  : ref::solve_simulated(spec, config, inputs, {});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     spdlog::info("reference: {} W={} {} in {:.3f} s", spec.key, config.world, dtype_name(config.dtype), seconds);
     if (!flags->dump.empty()) {
@@ -122,7 +128,7 @@ std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global)
     Table table({"rank", "output", "dtype", "shape", "sum", "checksum (fnv1a64)"});
     table.add_comment(spec.key + ": W=" + std::to_string(config.world) + " P=" +
                       std::string(dtype_name(config.dtype)) + " " + dims_text(config.dims) + " trial " +
-                      std::to_string(config.trial) + " on " + flags->device + " (simulated ranks)");
+                      std::to_string(config.trial) + (flags->backend == "nccl" ? " on W GPUs (NCCL)" : " on " + flags->device + " (simulated ranks)"));
     for (const auto& row : rows) {
       char sum[32];
       std::snprintf(sum, sizeof sum, "%.6g", row.sum);
