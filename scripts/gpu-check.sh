@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Run ON the GPU machine (the device tool), after scripts/gpu-deps.sh ran here and with .deps
+# carried: builds pkb against the machine's torch (CUDA) and NCCL, prints pkb doctor, runs the gpu
+# test label, and prints a short timing table of the references on one GPU.
+#   device run: scripts/gpu-check.sh   (carry: .deps)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/pkb-gpu}
+mkdir -p "$out"
+python=${PKB_PYTHON:-python3}
+torch_prefix=$($python -c 'import torch; print(torch.utils.cmake_prefix_path)')
+nccl_root=$($python -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))' 2>/dev/null || true)
+deps=$PWD/.deps/root
+[ -d "$deps/usr/include/nlohmann" ] || { echo "gpu-check: .deps missing: run scripts/gpu-deps.sh here and carry .deps" >&2; exit 2; }
+
+nccl_args=()
+if [ -n "$nccl_root" ]; then
+  nccl_lib=$(ls "$nccl_root"/lib/libnccl.so* | head -1)
+  nccl_args=(-DPKB_NCCL_INCLUDE="$nccl_root/include" -DPKB_NCCL_LIBRARY="$nccl_lib")
+fi
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$torch_prefix;$deps/usr" -DPKB_HEADER_ONLY_SPDLOG="$deps/usr/include" \
+  -DPKB_PYTHON="$python" "${nccl_args[@]}" 2>&1 | tail -5 | tee "$out/configure.log"
+cmake --build build-gpu -j "$(nproc)" 2>&1 | tail -20 | tee "$out/build.log"
+
+echo "== pkb doctor"
+./build-gpu/pkb doctor | tee "$out/doctor.txt"
+echo "== gpu tests"
+ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 120 2>&1 | tee "$out/gpu-tests.txt"
+status=${PIPESTATUS[0]}
+
+echo "== references on one GPU (simulated ranks), bench dims"
+printf '%-20s %3s %6s %10s\n' problem W dtype seconds | tee "$out/timing.txt"
+for key in $(./build-gpu/pkb list --json | $python -c 'import json,sys; print(" ".join(p["key"] for p in json.load(sys.stdin)["problems"]))'); do
+  for world in 2 8; do
+    seconds=$( { /usr/bin/time -f %e ./build-gpu/pkb -q reference "$key" --world "$world" --dims bench --device cuda >/dev/null; } 2>&1 | tail -1)
+    printf '%-20s %3s %6s %10s\n' "$key" "$world" bf16 "$seconds" | tee -a "$out/timing.txt"
+  done
+done
+exit "$status"
