@@ -30,23 +30,31 @@ std::int64_t InputContext::dim(const std::string& name) const {
   return found->second;
 }
 
-at::Tensor InputContext::finish(const at::Tensor& cpu_values, at::ScalarType dtype) const {
+at::Tensor InputContext::place(const at::Tensor& cpu_values, at::ScalarType dtype) const {
   return cpu_values.to(dtype).to(device_);
 }
 
 at::Tensor InputContext::to_device(const at::Tensor& tensor) const { return tensor.to(device_); }
 
 at::Tensor InputContext::randn(at::IntArrayRef shape) {
-  return finish(at::randn(shape, generator_, at::TensorOptions().dtype(at::kFloat)), dtype_);
+  return place(at::randn(shape, generator_, at::TensorOptions().dtype(at::kFloat)), dtype_);
 }
 
 at::Tensor InputContext::randint(std::int64_t low, std::int64_t high, at::IntArrayRef shape) {
-  return finish(at::randint(low, high + 1, shape, generator_, at::TensorOptions().dtype(at::kLong)),
+  return place(at::randint(low, high + 1, shape, generator_, at::TensorOptions().dtype(at::kLong)),
                 dtype_);
 }
 
+at::Tensor InputContext::rand(at::IntArrayRef shape) {
+  return place(at::rand(shape, generator_, at::TensorOptions().dtype(at::kFloat)), dtype_);
+}
+
+at::Tensor InputContext::randperm(std::int64_t n) {
+  return place(at::randperm(n, generator_, at::TensorOptions().dtype(at::kLong)), at::kLong);
+}
+
 at::Tensor InputContext::randint64(std::int64_t low, std::int64_t high, at::IntArrayRef shape) {
-  return finish(at::randint(low, high + 1, shape, generator_, at::TensorOptions().dtype(at::kLong)),
+  return place(at::randint(low, high + 1, shape, generator_, at::TensorOptions().dtype(at::kLong)),
                 at::kLong);
 }
 

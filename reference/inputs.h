@@ -34,12 +34,19 @@ class InputContext {
   at::Tensor randint(std::int64_t low, std::int64_t high, at::IntArrayRef shape);
   /// Uniform integers in [low, high] as int64 (indices, counts).
   at::Tensor randint64(std::int64_t low, std::int64_t high, at::IntArrayRef shape);
+  /// Uniform values in [0, 1) in the run's dtype.
+  at::Tensor rand(at::IntArrayRef shape);
+  /// A random permutation of 0..n-1 (int64).
+  at::Tensor randperm(std::int64_t n);
+  /// The seeded CPU generator, for draws the helpers above do not cover: draw on the CPU with it,
+  /// then hand the result to place().
+  at::Generator& generator() { return generator_; }
+  /// Casts a CPU tensor to `dtype` and moves it to the run's device.
+  at::Tensor place(const at::Tensor& cpu_values, at::ScalarType dtype) const;
   /// Moves a tensor made on the CPU to the run's device (use for derived inputs).
   at::Tensor to_device(const at::Tensor& tensor) const;
 
  private:
-  at::Tensor finish(const at::Tensor& cpu_values, at::ScalarType dtype) const;
-
   int problem_id_;
   std::map<std::string, std::int64_t> dims_;
   int world_;

@@ -42,7 +42,8 @@ void check_against_spec(const problem::ProblemSpec& spec, const RunConfig& confi
     const at::ScalarType dtype = to_scalar_type(expected.dtype.resolve(config.dtype));
     if (check_dtype && tensor.scalar_type() != dtype)
       throw Error(where + " '" + name + "': dtype " + std::string(c10::toString(tensor.scalar_type())) +
-                  ", problem.json says " + expected.dtype.name() + " = " +
+                  ", problem.json says " +
+                  (expected.dtype.is_run_precision ? "P = " : "") +
                   std::string(dtype_name(expected.dtype.resolve(config.dtype))));
   }
 }

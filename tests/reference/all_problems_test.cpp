@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/registry.h"
+#include "src/common/error.h"
 #include "reference/runner.h"
 #include "src/problem/problem_index.h"
 #include "src/validate/validate.h"
@@ -37,6 +38,37 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 TEST(AllProblems, EveryFolderHasAReferenceAndEveryReferenceAFolder) {
   const auto registered = ref::registered_keys();
   EXPECT_EQ(registered, index().keys());
+}
+
+TEST(AllProblems, ASpecThatDisagreesWithTheGeneratorIsNamed) {
+  problem::ProblemSpec spec = index().load("007_reducescatter");
+  ref::RunConfig config{4, DType::bf16, spec.test_dims, 0, at::kCPU};
+  spec.inputs[0].shape[0] = problem::ShapeExpr::parse("M");
+  try {
+    ref::make_rank_inputs(spec, config);
+    FAIL() << "expected a shape mismatch";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "007_reducescatter rank 0 inputs 'x': shape [16, 8], problem.json says [4, 8]");
+  }
+  spec = index().load("007_reducescatter");
+  spec.inputs[0].dtype = {false, DType::fp32};
+  try {
+    ref::make_rank_inputs(spec, config);
+    FAIL() << "expected a dtype mismatch";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "007_reducescatter rank 0 inputs 'x': dtype BFloat16, problem.json says fp32");
+  }
+  spec = index().load("007_reducescatter");
+  spec.outputs.push_back(spec.outputs[0]);
+  spec.outputs.back().name = "z";
+  try {
+    ref::solve_simulated(spec, config, ref::make_rank_inputs(spec, config), {});
+    FAIL() << "expected a count mismatch";
+  } catch (const Error& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("007_reducescatter rank ", 0), 0u) << error.what();
+    EXPECT_NE(std::string(error.what()).find("outputs: returned 1 tensors, problem.json declares 2"), std::string::npos)
+        << error.what();
+  }
 }
 
 class AllProblems : public ::testing::TestWithParam<Case> {
