@@ -2,11 +2,13 @@
 // (0 success, 1 the work failed, 2 bad usage or input; STYLE.md §5). Run `pkb --help`.
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "src/cli/command.h"
 #include "src/cli/logging.h"
+#include "src/common/did_you_mean.h"
 #include "src/common/error.h"
 
 namespace {
@@ -27,6 +29,27 @@ const CommandEntry kCommands[] = {
     {"doctor", "What this machine offers: GPUs, peer access, NVLink, multicast, library versions",
      pkb::cli::setup_doctor},
 };
+
+// CLI11 reports an unknown command as a missing one; name it, with a suggestion, instead.
+std::string unknown_command(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const auto& command : kCommands) names.emplace_back(command.name);
+  for (int index = 1; index < argc; ++index) {
+    const std::string arg = argv[index];
+    if (arg == "--problems-dir") {
+      ++index;  // its value
+      continue;
+    }
+    if (arg.empty() || arg[0] == '-') continue;
+    if (std::find(names.begin(), names.end(), arg) != names.end()) return "";
+    std::string message = "unknown command '" + arg + "'";
+    if (auto near = pkb::closest_match(arg, names)) return message + ", did you mean '" + *near + "'?";
+    std::string all;
+    for (const auto& name : names) all += (all.empty() ? "" : ", ") + name;
+    return message + " (commands: " + all + ")";
+  }
+  return "";
+}
 
 int report(const char* kind, const std::exception& error, int code) {
   std::fprintf(stderr, "pkb: %s: %s\n", kind, error.what());
@@ -57,7 +80,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "pkb: error: %s\n", e.what());
+    const std::string unknown = unknown_command(argc, argv);
+    std::fprintf(stderr, "pkb: error: %s\n", unknown.empty() ? e.what() : unknown.c_str());
     return 2;
   }
   pkb::cli::setup_logging(global);

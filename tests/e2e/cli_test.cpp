@@ -34,6 +34,8 @@ TEST(Cli, BadInputIsOneLineWithExitCodeTwo) {
       {"reference 1 --world 2 --dims K=4", "pkb: error: --dims K=4: 001_allreduce has no dim 'K'\n"},
       {"reference 1 --world 2 --dump /nonexistent/dir/d", "pkb: error: --dump /nonexistent/dir/d: parent folder /nonexistent/dir does not exist\n"},
       {"validate", "pkb: error: validate: give either a problem or --all\n"},
+      {"refrence 1", "pkb: error: unknown command 'refrence', did you mean 'reference'?\n"},
+      {"reference 1 --world 2 --wrld 2", "pkb: error: The following arguments were not expected: 2 --wrld\n"},
   };
   for (const auto& [args, message] : cases) {
     const PkbRun run = run_pkb("-q " + args);
