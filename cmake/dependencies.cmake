@@ -2,7 +2,17 @@
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
-find_package(spdlog REQUIRED)
+# On machines without Debian's compiled spdlog (the GPU machine, fed by scripts/gpu-deps.sh), spdlog
+# and fmt are used header-only from a carried include folder.
+set(PKB_HEADER_ONLY_SPDLOG "" CACHE PATH "Include folder holding spdlog/ and fmt/ headers, used header-only")
+if(PKB_HEADER_ONLY_SPDLOG)
+  add_library(pkb_spdlog_headers INTERFACE)
+  target_include_directories(pkb_spdlog_headers SYSTEM INTERFACE ${PKB_HEADER_ONLY_SPDLOG})
+  target_compile_definitions(pkb_spdlog_headers INTERFACE SPDLOG_HEADER_ONLY SPDLOG_FMT_EXTERNAL FMT_HEADER_ONLY)
+  add_library(spdlog::spdlog ALIAS pkb_spdlog_headers)
+else()
+  find_package(spdlog REQUIRED)
+endif()
 find_package(CUDAToolkit REQUIRED)
 
 # libtorch: Debian's libtorch-dev (1.13, CPU) here; torch 2.x with CUDA on a GPU machine, found through
