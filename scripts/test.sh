@@ -28,6 +28,12 @@ done
 
 echo
 grep -E "tests passed|tests failed" "$build_dir/reports/ctest.txt" | tail -1
-skipped=$(grep -c "Skipped" "$build_dir/reports/ctest.txt" || true)
-echo "skipped (no GPU or no python torch): $skipped"
+skipped=$(grep -c '\*\*\*Skipped' "$build_dir/reports/ctest.txt" || true)
+echo "skipped: $skipped"
+# gtest writes the reason on the line after "file:line: Skipped"; print each reason once.
+log="$build_dir/Testing/Temporary/LastTest.log"
+if [ "$skipped" -gt 0 ] && [ -f "$log" ]; then
+  grep -A1 ': Skipped$' "$log" | grep -v -e ': Skipped$' -e '^--$' | sort | uniq -c |
+    sed 's/^ *\([0-9]*\) /  skip reason (\1 tests): /'
+fi
 exit "$status"
