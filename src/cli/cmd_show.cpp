@@ -109,7 +109,8 @@ std::function<int()> setup_show(CLI::App& app, const GlobalOptions& global) {
     for (const auto& argument : shapes)
       for (const auto& [ranks, shape] : argument.by_ranks)
         std::cout << "  " << argument.role << " " << argument.name << ": " << argument.dtype << " "
-                  << shape_text(shape) << "  (rank " << ranks << ")\n";
+                  << shape_text(shape) << "  (" << (ranks.find('-') == std::string::npos ? "rank " : "ranks ")
+                  << ranks << ")\n";
     std::cout << "\n" << (spec.dir / "reference.py").string() << ":\n" << source;
     return 0;
   };

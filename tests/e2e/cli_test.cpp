@@ -139,7 +139,7 @@ TEST(Cli, ShowPrintsShapesPerRankAndTheReference) {
   const PkbRun run = run_pkb("show scatter --world 4 --dims test");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("input chunks: bf16 [4, 4, 8]  (rank 0)"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("input chunks: bf16 [0, 4, 8]  (rank 1-3)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("input chunks: bf16 [0, 4, 8]  (ranks 1-3)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("def solution("), std::string::npos) << run.out;
 }
 
