@@ -2,18 +2,11 @@
 // ranks; rank r returns C = A @ B_r with its own B_r (K, N), fp32 accumulation rounded to P once.
 // The blocks travel transposed: A^T (K, M) is the row blocks A_s^T stacked in rank order, and
 // C = (B_r^T @ A^T)^T. Shapes: problems/011_allgather_gemm_at/problem.json.
+#include "reference/matmul_p.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
-
-// P(a @ b): fp32 accumulation, rounded to P once. cuBLAS does that for half types natively; ATen's
-// CPU matmul has no fp16 kernel, so on the CPU half types are multiplied in fp32 explicitly.
-at::Tensor matmul_p(const at::Tensor& a, const at::Tensor& b) {
-  const at::ScalarType p = a.scalar_type();
-  if (a.is_cuda() || (p != at::kHalf && p != at::kBFloat16)) return at::matmul(a, b);
-  return at::matmul(a.to(at::kFloat), b.to(at::kFloat)).to(p);
-}
 
 // A and B are random and different on every rank: a rank that skips the gather multiplies zeros
 // in place of the other ranks' columns of A.

@@ -1,17 +1,10 @@
 // GEMM then all-reduce: C = sum over ranks s of P(A_s @ B_s), each product accumulated in fp32 and
 // rounded to P before the cross-rank sum. Shapes: problems/013_gemm_allreduce/problem.json.
+#include "reference/matmul_p.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
-
-// P(a @ b): fp32 accumulation, rounded to P once. cuBLAS does that for half types natively; ATen's
-// CPU matmul has no fp16 kernel, so on the CPU half types are multiplied in fp32 explicitly.
-at::Tensor matmul_p(const at::Tensor& a, const at::Tensor& b) {
-  const at::ScalarType p = a.scalar_type();
-  if (a.is_cuda() || (p != at::kHalf && p != at::kBFloat16)) return at::matmul(a, b);
-  return at::matmul(a.to(at::kFloat), b.to(at::kFloat)).to(p);
-}
 
 // Random and different on every rank: a rank that skips the all-reduce returns its own product,
 // far from the sum.

@@ -1,18 +1,11 @@
 // GEMM then all-gather: rank r computes C_r = P(A_r @ B_r) (M, N/W), fp32 accumulation; every
 // rank returns [C_0 | C_1 | ... | C_{W-1}] (M, W * (N/W)).
 // Shapes: problems/014_gemm_allgather/problem.json.
+#include "reference/matmul_p.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
-
-// P(a @ b): fp32 accumulation, rounded to P once. cuBLAS does that for half types natively; ATen's
-// CPU matmul has no fp16 kernel, so on the CPU half types are multiplied in fp32 explicitly.
-at::Tensor matmul_p(const at::Tensor& a, const at::Tensor& b) {
-  const at::ScalarType p = a.scalar_type();
-  if (a.is_cuda() || (p != at::kHalf && p != at::kBFloat16)) return at::matmul(a, b);
-  return at::matmul(a.to(at::kFloat), b.to(at::kFloat)).to(p);
-}
 
 // A and B are random and different on every rank: a rank that skips the gather has zeros in the
 // other ranks' column blocks, and gathering B to multiply by the local A gives wrong blocks.

@@ -1,6 +1,7 @@
 // Combined sharded GEMMs: all-gather X[M', H] from column shards; rank r computes
 // y = P(P(silu(P(X_r W1_r))) W2_r) for its row block X_r (GEMMs accumulated in fp32) and places it
 // by reduce-scattering a zero buffer that holds it. Shapes: problems/015_combined_sharded_gemms/.
+#include "reference/matmul_p.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
@@ -33,9 +34,9 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor x = shards.permute({1, 0, 2}).reshape({padded_m, -1});  // columns in rank order
 
   const at::Tensor x_r = x.narrow(0, rank * rows, rows);  // only this rank's rows reach its output
-  const at::Tensor pre = at::matmul(x_r.to(acc_type), in.at("W1").to(acc_type)).to(dtype);
+  const at::Tensor pre = matmul_p(x_r, in.at("W1"));
   const at::Tensor act = at::silu(pre.to(acc_type)).to(dtype);
-  const at::Tensor block = at::matmul(act.to(acc_type), in.at("W2").to(acc_type)).to(dtype);
+  const at::Tensor block = matmul_p(act, in.at("W2"));
 
   at::Tensor buffer = at::zeros({padded_m, block.size(1)}, block.options());
   buffer.narrow(0, rank * rows, rows).copy_(block);

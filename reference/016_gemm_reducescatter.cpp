@@ -1,6 +1,7 @@
 // GEMM + reduce-scatter (row-parallel linear): rank r multiplies C_r = P(A_r B_r) with fp32
 // accumulation and returns rows [r*M/W, (r+1)*M/W) of C_0 + ... + C_{W-1}.
 // Shapes and tolerances: problems/016_gemm_reducescatter/problem.json.
+#include "reference/matmul_p.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
@@ -18,9 +19,7 @@ Tensors make_inputs(InputContext& ctx) {
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor& a = in.at("A_local");
   const at::Tensor& b = in.at("B_local");
-  // fp32 accumulation (fp64 when the checker reruns the reference in fp64), rounded to P.
-  const at::ScalarType acc_type = at::promote_types(a.scalar_type(), at::kFloat);
-  const at::Tensor partial = at::matmul(a.to(acc_type), b.to(acc_type)).to(a.scalar_type());
+  const at::Tensor partial = matmul_p(a, b);  // fp32 accumulation, rounded to P
   at::Tensor y = at::empty({partial.size(0) / comm.size(), partial.size(1)}, partial.options());
   comm.reduce_scatter(y, partial, ReduceOp::sum);
   return {{"y", y}};
