@@ -22,7 +22,7 @@ Tensors make_inputs(InputContext& ctx) {
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor& x_local = in.at("x_local");
   const at::ScalarType dtype = x_local.scalar_type();
-  // fp32 accumulation (fp64 when the checker reruns the reference in fp64).
+  // The activation runs in fp32 (fp64 when the checker reruns the reference in fp64).
   const at::ScalarType acc_type = at::promote_types(dtype, at::kFloat);
   const int world = comm.size();
   const int rank = comm.rank();
