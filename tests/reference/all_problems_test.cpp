@@ -26,7 +26,7 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const auto& spec : index().load_all())
     for (int world : spec.world_sizes)
-      for (DType dtype : {DType::bf16, DType::fp32})
+      for (DType dtype : {DType::bf16, DType::fp16, DType::fp32})
         if (spec.allows_dtype(dtype)) cases.push_back({spec.key, world, dtype});
   return cases;
 }
