@@ -45,6 +45,10 @@ class Comm {
   virtual void gather(const at::Tensor& out, const at::Tensor& in, int root) = 0;
   virtual void send(const at::Tensor& tensor, int peer) = 0;
   virtual void recv(const at::Tensor& tensor, int peer) = 0;
+  /// Sends `out` to rank `to` and receives `in` from rank `from` as one step (NCCL: one group), so
+  /// a ring where every rank sends and receives cannot deadlock. Use it for ring exchanges; plain
+  /// send/recv block on NCCL until the peer's matching call.
+  virtual void send_recv(const at::Tensor& out, int to, const at::Tensor& in, int from) = 0;
   virtual void barrier() = 0;
 
   /// Every rank of this communicator calls split, each passing the members (ranks of this

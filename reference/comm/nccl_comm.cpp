@@ -379,6 +379,20 @@ void NcclComm::point_to_point(const at::Tensor& tensor, int peer, bool sending) 
   finish();
 }
 
+// One NCCL group holds both calls, so every rank of a ring can send and receive at once.
+void NcclComm::send_recv(const at::Tensor& out, int to, const at::Tensor& in, int from) {
+  check_tensor(out, "send_recv", "out");
+  check_tensor(in, "send_recv", "in");
+  check_rank(to, "send_recv", "to");
+  check_rank(from, "send_recv", "from");
+  begin();
+  NcclGroup group;
+  PKB_NCCL_CHECK(ncclSend(out.data_ptr(), count_of(out), nccl_dtype(out, "send_recv"), to, comm_, stream_));
+  PKB_NCCL_CHECK(ncclRecv(in.data_ptr(), count_of(in), nccl_dtype(in, "send_recv"), from, comm_, stream_));
+  group.end();
+  finish();
+}
+
 void NcclComm::barrier() {
   begin();
   PKB_NCCL_CHECK(

@@ -63,6 +63,7 @@ class NcclComm : public Comm {
   /// send first and odd ranks receive first.
   void send(const at::Tensor& tensor, int peer) override { point_to_point(tensor, peer, true); }
   void recv(const at::Tensor& tensor, int peer) override { point_to_point(tensor, peer, false); }
+  void send_recv(const at::Tensor& out, int to, const at::Tensor& in, int from) override;
   void barrier() override;
   /// Ranks of the new communicator follow their order in this one.
   std::unique_ptr<Comm> split(const std::vector<int>& members) override;

@@ -160,6 +160,16 @@ TEST_P(SimWorldOps, SendRecvAroundARing) {
             "");
 }
 
+TEST_P(SimWorldOps, SendRecvShiftsARingInOneStep) {
+  const int W = GetParam();
+  EXPECT_EQ(run_world(W, SimMode::rank_order, [&](Comm& comm, int rank) {
+              at::Tensor got = at::empty({2});
+              comm.send_recv(rank_data(rank, 2), (rank + 1) % W, got, (rank + W - 1) % W);
+              expect_equal(got, rank_data((rank + W - 1) % W, 2));
+            }),
+            "");
+}
+
 TEST_P(SimWorldOps, SubGroupsReduceWithinThemselves) {
   const int W = GetParam();
   for (int size : {1, 2}) {
