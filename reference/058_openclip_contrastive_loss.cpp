@@ -19,7 +19,8 @@ at::Tensor unit_rows(const at::Tensor& x) { return x / x.norm(2, -1, /*keepdim=*
 // about softplus(-10) per pair and rounds away in bf16 (a kernel that never communicates
 // passes). Here every row is u + sigma n (u one direction shared by all ranks, n per row, sigma
 // per rank and tensor in [0.1, 0.33]), so all cosines are 0.9-0.99, every logit lies in
-// [-1, -0.1], and each cross-rank term is 0.3-0.65 per row, rank- and trial-specific.
+// [-1, -0.1], and each cross-rank term is 0.3-0.65 per image-text pair (Bl times that per
+// block), rank- and trial-specific.
 Tensors make_inputs(InputContext& ctx) {
   const std::int64_t rows = std::max<std::int64_t>(1, ctx.dim("M") / ctx.world());
   const std::int64_t width = std::max<std::int64_t>(16, ctx.dim("N"));
