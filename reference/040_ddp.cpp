@@ -26,38 +26,26 @@ Tensors make_inputs(InputContext& ctx) {
                keep_on_root(mlp_adam::draw_randn(gen, drawn.at(name).sizes())));
   for (const char* name : kParamNames)
     inputs.set(std::string("exp_avg_sq_") + name,
-               keep_on_root(at::rand(drawn.at(name).sizes(), gen, at::TensorOptions().dtype(at::kFloat))));
+               keep_on_root(at::rand(drawn.at(name).sizes(), gen,
+                                     at::TensorOptions().dtype(at::kFloat))));
   return inputs;
 }
 
-// Rank 0's values of the four tensors `prefix + name`, as one flat buffer.
-at::Tensor broadcast_flat(Comm& comm, const Tensors& in, const std::string& prefix) {
-  std::vector<at::Tensor> pieces;
-  for (const char* name : kParamNames) pieces.push_back(in.at(prefix + name).reshape(-1));
-  at::Tensor flat = at::cat(pieces);
-  comm.broadcast(flat, 0);
-  return flat;
-}
-
 Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
-  const at::Tensor params = broadcast_flat(comm, in, "");
-  const at::Tensor exp_avg = broadcast_flat(comm, in, "exp_avg_");
-  const at::Tensor exp_avg_sq = broadcast_flat(comm, in, "exp_avg_sq_");
+  const at::Tensor params = mlp_adam::broadcast_flat(comm, in, "");
+  const at::Tensor exp_avg = mlp_adam::broadcast_flat(comm, in, "exp_avg_");
+  const at::Tensor exp_avg_sq = mlp_adam::broadcast_flat(comm, in, "exp_avg_sq_");
 
-  const std::vector<at::Tensor> p = mlp_adam::unflatten(params, in);
-  at::Tensor grad = mlp_adam::flat_grad(in.at("X_local"), in.at("y_local"), p[0], p[1], p[2], p[3]);
+  at::Tensor grad = mlp_adam::local_flat_grad(params, in);
   comm.all_reduce(grad, ReduceOp::sum);
   grad = grad / static_cast<double>(comm.size());
 
-  const auto [new_params, new_m, new_v] = mlp_adam::adam(params, grad, exp_avg, exp_avg_sq, scalars);
+  const auto [new_params, new_m, new_v] =
+      mlp_adam::adam(params, grad, exp_avg, exp_avg_sq, scalars);
   Tensors out;
-  const std::pair<const char*, at::Tensor> groups[] = {
-      {"", new_params}, {"exp_avg_", new_m}, {"exp_avg_sq_", new_v}};
-  for (const auto& [prefix, flat] : groups) {
-    const std::vector<at::Tensor> views = mlp_adam::unflatten(flat, in);
-    for (std::size_t i = 0; i < views.size(); ++i)
-      out.set(std::string(prefix) + kParamNames[i] + "_new", views[i].clone());
-  }
+  mlp_adam::set_unflattened(out, "", new_params, in);
+  mlp_adam::set_unflattened(out, "exp_avg_", new_m, in);
+  mlp_adam::set_unflattened(out, "exp_avg_sq_", new_v, in);
   return out;
 }
 

@@ -1,43 +1,29 @@
 // ZeRO-1 step of a two-layer ReLU MLP: broadcast rank 0's flat parameters [w1 | b1 | w2 | b2],
 // local forward and backward, all-reduce SUM of the flat gradient then / W, Adam on this rank's
 // partition [r*T/W, (r+1)*T/W) with partition-local moments, all-gather of the new partitions.
-// Shapes, scalars and tolerances: problems/041_zero1_optimizer_shard/problem.json; the math: reference/mlp_adam.h.
+// Shapes, scalars and tolerances: problems/041_zero1_optimizer_shard/problem.json;
+// the math: reference/mlp_adam.h.
 #include "reference/mlp_adam.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
 
-// Shared seed: data rows are slices of one matrix, the parameters are rank 0's (zeros elsewhere)
-// and the moments are partitions of one random vector, so a rank that skips the broadcast trains
-// zeros, one that skips the all-reduce steps on its own gradient, and a skipped all-gather leaves the other partitions stale.
+// A rank that skips the all-reduce steps on its own gradient; with the shared draws of
+// mlp_adam.h, one that skips the broadcast trains zeros and a skipped all-gather leaves the other
+// partitions stale.
 Tensors make_inputs(InputContext& ctx) { return mlp_adam::draw_zero_inputs(ctx); }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
-  std::vector<at::Tensor> pieces;
-  for (const char* name : mlp_adam::kParamNames) pieces.push_back(in.at(name).reshape(-1));
-  at::Tensor flat = at::cat(pieces);
-  comm.broadcast(flat, 0);
-  const std::vector<at::Tensor> p = mlp_adam::unflatten(flat, in);
-  const std::int64_t world = comm.size(), part = flat.numel() / world, start = comm.rank() * part;
+  const at::Tensor params = mlp_adam::broadcast_flat(comm, in, "");
+  const std::int64_t world = comm.size(), part = params.numel() / world;
 
   // ZeRO-1: the full averaged gradient exists on every rank; only its partition is used.
-  at::Tensor grad = mlp_adam::flat_grad(in.at("X_local"), in.at("y_local"), p[0], p[1], p[2], p[3]);
+  at::Tensor grad = mlp_adam::local_flat_grad(params, in);
   comm.all_reduce(grad, ReduceOp::sum);
-  const at::Tensor grad_part = (grad / static_cast<double>(world)).narrow(0, start, part);
-
-  const auto [new_part, m, v] = mlp_adam::adam(flat.narrow(0, start, part), grad_part,
-                                               in.at("exp_avg_part"), in.at("exp_avg_sq_part"),
-                                               scalars);
-  at::Tensor new_flat = at::empty_like(flat);
-  comm.all_gather(new_flat, new_part.contiguous());
-  const std::vector<at::Tensor> new_params = mlp_adam::unflatten(new_flat, in);
-  Tensors out;
-  for (std::size_t i = 0; i < new_params.size(); ++i)
-    out.set(std::string(mlp_adam::kParamNames[i]) + "_new", new_params[i]);
-  out.set("exp_avg_part_new", m);
-  out.set("exp_avg_sq_part_new", v);
-  return out;
+  const at::Tensor grad_part =
+      (grad / static_cast<double>(world)).narrow(0, comm.rank() * part, part);
+  return mlp_adam::zero_adam_all_gather(comm, in, scalars, params, grad_part);
 }
 
 }  // namespace

@@ -3,8 +3,7 @@
 // Shapes, scalars, step order: problems/043_fused_adam_grad_unshard_allgather/problem.json.
 #include <ATen/CPUGeneratorImpl.h>
 
-#include <cmath>
-
+#include "reference/adam_rounded.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
@@ -30,29 +29,15 @@ Tensors make_inputs(InputContext& ctx) {
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
-  const double lr = scalars.at("lr"), beta1 = scalars.at("beta1"), beta2 = scalars.at("beta2");
-  const double eps = scalars.at("eps");
-  const double step = static_cast<double>(scalars.integer("step"));
   const at::Tensor& p = in.at("master_shard");
   const at::ScalarType dtype = p.scalar_type();
   // Each op computes in fp32 (fp64 in the checker's fp64 rerun) and rounds once to P.
   const at::ScalarType acc = at::promote_types(dtype, at::kFloat);
   const auto up = [&](const at::Tensor& t) { return t.to(acc); };
 
-  const at::Tensor g = up(in.at("grad_shard"));
-  at::Tensor m = (up(in.at("exp_avg")) * beta1).to(dtype);
-  m = (up(m) + (1 - beta1) * g).to(dtype);
-  at::Tensor v = (up(in.at("exp_avg_sq")) * beta2).to(dtype);
-  v = (up(v) + (1 - beta2) * g * g).to(dtype);
-  // Tensor divisors: a GPU divides by a host scalar as a multiply by its reciprocal.
-  const at::Tensor correction1 = at::full({}, 1 - std::pow(beta1, step), g.options());
-  const at::Tensor correction2 = at::full({}, 1 - std::pow(beta2, step), g.options());
-  const at::Tensor m_hat = (up(m) / correction1).to(dtype);
-  const at::Tensor v_hat = (up(v) / correction2).to(dtype);
-  at::Tensor denom = at::sqrt(up(v_hat)).to(dtype);
-  denom = (up(denom) + eps).to(dtype);
-  const at::Tensor ratio = (up(m_hat) / up(denom)).to(dtype);
-  const at::Tensor update = (up(ratio) * -lr).to(dtype);
+  const AdamRounded adam =
+      adam_rounded(in.at("grad_shard"), in.at("exp_avg"), in.at("exp_avg_sq"), scalars);
+  const at::Tensor update = (up(adam.direction) * -scalars.at("lr")).to(dtype);
   const at::Tensor new_shard = (up(p) + up(update)).to(dtype).contiguous();
 
   at::Tensor master = at::empty({comm.size() * new_shard.numel()}, new_shard.options());

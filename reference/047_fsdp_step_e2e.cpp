@@ -4,8 +4,7 @@
 // Shapes, scalars, rounding points: problems/047_fsdp_step_e2e/problem.json (and reference.py).
 #include <ATen/CPUGeneratorImpl.h>
 
-#include <cmath>
-
+#include "reference/adam_rounded.h"
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
@@ -73,27 +72,15 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
   const at::Tensor flat_grad = at::cat({g_w1.reshape({-1}), g_b1, g_w2.reshape({-1}), g_b2});
   at::Tensor g_sum = at::empty_like(shard);
   comm.reduce_scatter(g_sum, flat_grad, ReduceOp::sum);
-  const at::Tensor g = up((up(g_sum) / comm.size()).to(dtype));
+  const at::Tensor grad = (up(g_sum) / comm.size()).to(dtype);
 
-  const double lr = scalars.at("lr"), beta1 = scalars.at("beta1"), beta2 = scalars.at("beta2");
-  const double eps = scalars.at("eps"), wd = scalars.at("weight_decay");
-  const double step = static_cast<double>(scalars.integer("step"));
-  at::Tensor m = (up(in.at("exp_avg_shard")) * beta1).to(dtype);
-  m = (up(m) + (1 - beta1) * g).to(dtype);
-  at::Tensor v = (up(in.at("exp_avg_sq_shard")) * beta2).to(dtype);
-  v = (up(v) + (1 - beta2) * g * g).to(dtype);
-  // Tensor divisors: a GPU divides by a host scalar as a multiply by its reciprocal.
-  const at::Tensor correction1 = at::full({}, 1 - std::pow(beta1, step), g.options());
-  const at::Tensor correction2 = at::full({}, 1 - std::pow(beta2, step), g.options());
-  const at::Tensor m_hat = (up(m) / correction1).to(dtype);
-  const at::Tensor v_hat = (up(v) / correction2).to(dtype);
-  at::Tensor denom = at::sqrt(up(v_hat)).to(dtype);
-  denom = (up(denom) + eps).to(dtype);
-  const at::Tensor ratio = (up(m_hat) / up(denom)).to(dtype);
+  const double lr = scalars.at("lr"), wd = scalars.at("weight_decay");
+  const AdamRounded adam =
+      adam_rounded(grad, in.at("exp_avg_shard"), in.at("exp_avg_sq_shard"), scalars);
   const at::Tensor theta0 = up(shard);
-  at::Tensor theta = (theta0 + (-lr) * up(ratio)).to(dtype);
+  at::Tensor theta = (theta0 + (-lr) * up(adam.direction)).to(dtype);
   theta = (up(theta) + (-lr * wd) * theta0).to(dtype);  // decoupled decay of the pre-update shard
-  return {{"theta", theta}, {"exp_avg", m}, {"exp_avg_sq", v}};
+  return {{"theta", theta}, {"exp_avg", adam.exp_avg}, {"exp_avg_sq", adam.exp_avg_sq}};
 }
 
 }  // namespace
