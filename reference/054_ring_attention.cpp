@@ -4,11 +4,10 @@
 // in global positions: triangular mask inside the own block, earlier blocks in full, later none).
 // Per block, in fp32 (fp64 in the fp64 rerun): scores = q k^T * scale, lse_b = logsumexp(scores),
 // o_b = softmax(scores) v; merge: out -= sigmoid(lse_b - lse) * (out - o_b),
-// lse -= log_sigmoid(lse - lse_b). out is rounded to P once.
+// lse -= log_sigmoid(lse - lse_b). out is rounded to P once. The loop is ring_attention.h's.
 // Shapes: problems/054_ring_attention/problem.json.
-#include <limits>
-
 #include "reference/registry.h"
+#include "reference/ring_attention.h"
 
 namespace pkb::ref {
 namespace {
@@ -25,42 +24,8 @@ Tensors make_inputs(InputContext& ctx) {
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
-  const at::Tensor& q = in.at("q");
-  const double scale = scalars.at("softmax_scale");
-  const int world = comm.size(), rank = comm.rank();
-  const auto acc = at::promote_types(q.scalar_type(), at::kFloat);
-  const at::Tensor q_bhsd = q.to(acc).transpose(1, 2);  // [B, H, S, D]
-  const std::int64_t seq = q.size(1);
-  at::Tensor k_cur = in.at("k").contiguous(), v_cur = in.at("v").contiguous();
-  at::Tensor out, lse;
-  for (int step = 0; step < world; ++step) {
-    at::Tensor k_next, v_next;
-    if (step + 1 < world) {  // forward the block we hold; no exchange after the last step
-      k_next = at::empty_like(k_cur);
-      v_next = at::empty_like(v_cur);
-      comm.send_recv(k_cur, (rank + 1) % world, k_next, (rank - 1 + world) % world);
-      comm.send_recv(v_cur, (rank + 1) % world, v_next, (rank - 1 + world) % world);
-    }
-    if (step <= rank) {
-      at::Tensor scores = at::matmul(q_bhsd, k_cur.to(acc).permute({0, 2, 3, 1})) * scale;
-      if (step == 0) {
-        const at::Tensor future = at::ones({seq, seq}, q.options().dtype(at::kBool)).triu(1);
-        scores.masked_fill_(future, -std::numeric_limits<double>::infinity());
-      }
-      const at::Tensor lse_blk = at::logsumexp(scores, -1);
-      const at::Tensor o_blk = at::matmul(at::softmax(scores, -1), v_cur.to(acc).transpose(1, 2));
-      if (!out.defined()) {
-        out = o_blk;
-        lse = lse_blk;
-      } else {
-        out = out - at::sigmoid(lse_blk - lse).unsqueeze(-1) * (out - o_blk);
-        lse = lse - at::log_sigmoid(lse - lse_blk);
-      }
-    }
-    k_cur = k_next;
-    v_cur = v_next;
-  }
-  return {{"out", out.transpose(1, 2).to(q.scalar_type()).contiguous()}};
+  return {{"out",
+           ring_attention(comm, in.at("q"), in.at("k"), in.at("v"), scalars.at("softmax_scale"))}};
 }
 
 }  // namespace

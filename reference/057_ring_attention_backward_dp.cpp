@@ -6,12 +6,14 @@
 // K/V travel to CP rank c+1 with the dK/dV accumulators of their block; dq_c sums dQ(c, b) over
 // the blocks in step order, dk_b/dv_b sum over the query ranks starting at b, and a final hop
 // delivers them to b. dq, dk, dv are rounded to P, summed over the DP group in P and divided by
-// its size. Shapes: problems/057_ring_attention_backward_dp/problem.json.
+// its size. The K/V walk is ring_attention.h's.
+// Shapes: problems/057_ring_attention_backward_dp/problem.json.
 #include <cmath>
 
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "reference/registry.h"
+#include "reference/ring_attention.h"
 
 namespace pkb::ref {
 namespace {
@@ -57,17 +59,9 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor lse = in.at("softmax_lse").to(acc).unsqueeze(-1);
   const at::Tensor delta = (dout * out).sum(-1, true);
   const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-  at::Tensor k_cur = in.at("k").contiguous(), v_cur = in.at("v").contiguous();
   at::Tensor dq = at::zeros_like(q), dk = at::zeros_like(q), dv = at::zeros_like(q);
-  for (int step = 0; step < cp; ++step) {
-    at::Tensor k_next, v_next;
-    if (step + 1 < cp) {
-      k_next = at::empty_like(k_cur);
-      v_next = at::empty_like(v_cur);
-      cp_group.send_recv(k_cur, next, k_next, prev);
-      cp_group.send_recv(v_cur, next, v_next, prev);
-    }
-    const at::Tensor k = k_cur.to(acc).transpose(1, 2), v = v_cur.to(acc).transpose(1, 2);
+  const auto visit_block = [&](int, const at::Tensor& k_blk, const at::Tensor& v_blk) {
+    const at::Tensor k = k_blk.to(acc).transpose(1, 2), v = v_blk.to(acc).transpose(1, 2);
     const at::Tensor probs = at::exp(at::matmul(q, k.transpose(-1, -2)) * scale - lse);
     const at::Tensor d_scores = probs * (at::matmul(dout, v.transpose(-1, -2)) - delta);
     dq = dq + at::matmul(d_scores, k) * scale;
@@ -80,9 +74,8 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
       dk = dk_next;
       dv = dv_next;
     }
-    k_cur = k_next;
-    v_cur = v_next;
-  }
+  };
+  visit_ring_blocks(cp_group, in.at("k"), in.at("v"), visit_block);
   Tensors result;
   const std::int64_t dp = dp_group.size();
   for (auto [name, grad] : {std::pair{"dq", dq}, std::pair{"dk", dk}, std::pair{"dv", dv}}) {
