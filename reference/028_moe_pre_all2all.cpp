@@ -3,15 +3,12 @@
 // to rank d); the received blocks are cut into chunks (chunk s*L + l has tab[s, l] rows) and
 // reordered local-expert-major (for l, for s). perm sits in an E*M buffer padded with -1.
 // Shapes: problems/028_moe_pre_all2all/problem.json.
+#include "reference/moe_dispatch.h"
+#include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
-
-std::vector<std::int64_t> host_list(const at::Tensor& values) {
-  const at::Tensor host = values.cpu().contiguous();
-  return {host.data_ptr<std::int64_t>(), host.data_ptr<std::int64_t>() + host.numel()};
-}
 
 // Each token picks 2 distinct experts (the first two of a random permutation), so 2M rows are
 // routed. hidden differs per rank, so a skipped all-to-all leaves other ranks' rows wrong. The
@@ -19,29 +16,21 @@ std::vector<std::int64_t> host_list(const at::Tensor& values) {
 Tensors make_inputs(InputContext& ctx) {
   const std::int64_t tokens = ctx.dim("M");
   const std::int64_t experts = ctx.dim("E");
-  const std::int64_t world = ctx.world();
-  const std::int64_t routed = 2 * tokens;
-  TORCH_CHECK(routed % world == 0, "W must divide 2M for equal splits");
   const at::Tensor hidden = ctx.randn({tokens, ctx.dim("N")});
   const at::Tensor order =
       at::rand({tokens, experts}, ctx.generator()).argsort(/*dim=*/1, /*descending=*/false);
   const at::Tensor one_hot = at::one_hot(order.narrow(1, 0, 2), experts);  // (M, 2, E)
-  const at::Tensor splits = at::full({world}, routed / world, at::kLong);
-  // tab's E entries, row-major: 2M/E each, one more for the first (2M mod E), as upstream.
-  const at::Tensor chunk =
-      (at::arange(experts, at::kLong) < routed % experts).to(at::kLong) + routed / experts;
-  return {{"hidden", hidden},
-          {"mask", ctx.place(one_hot.permute({2, 1, 0}).contiguous(), at::kFloat)},
-          {"in_splits", ctx.place(splits, at::kLong)},
-          {"out_splits", ctx.place(splits, at::kLong)},
-          {"tab", ctx.place(chunk.view({world, experts / world}), at::kLong)}};
+  Tensors in{{"hidden", hidden},
+             {"mask", ctx.place(one_hot.permute({2, 1, 0}).contiguous(), at::kFloat)}};
+  moe::set_equal_splits(ctx, /*routed=*/2 * tokens, experts, in);
+  return in;
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor& hidden = in.at("hidden");
   const at::Tensor& mask = in.at("mask");
-  const auto in_splits = host_list(in.at("in_splits"));
-  const auto out_splits = host_list(in.at("out_splits"));
+  const auto in_splits = moe::host_list(in.at("in_splits"));
+  const auto out_splits = moe::host_list(in.at("out_splits"));
   const at::Tensor& tab = in.at("tab");
 
   const at::Tensor routing = mask.sum(1);  // (E, M)
@@ -59,7 +48,7 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   comm.all_to_all(received, permuted, out_splits, in_splits);
 
   const std::int64_t world = tab.size(0), local = tab.size(1);
-  const auto chunks = received.split_with_sizes(host_list(tab));  // chunk s*L + l
+  const auto chunks = received.split_with_sizes(moe::host_list(tab));  // chunk s*L + l
   std::vector<at::Tensor> regrouped;
   for (std::int64_t l = 0; l < local; ++l)
     for (std::int64_t s = 0; s < world; ++s) regrouped.push_back(chunks[s * local + l]);

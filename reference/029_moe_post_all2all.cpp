@@ -2,15 +2,12 @@
 // tab[s, l] rows) and put back source-major (for s, for l); a reverse all-to-all returns each
 // row to its token's rank (buf); tw[i] = the routing weight of row i, looked up by (expert, token);
 // out[perm[i]] += P(buf[i] * tw[i]). Shapes: problems/029_moe_post_all2all/problem.json.
+#include "reference/moe_dispatch.h"
+#include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
 namespace pkb::ref {
 namespace {
-
-std::vector<std::int64_t> host_list(const at::Tensor& values) {
-  const at::Tensor host = values.cpu().contiguous();
-  return {host.data_ptr<std::int64_t>(), host.data_ptr<std::int64_t>() + host.numel()};
-}
 
 // Each token picks 2 distinct experts (the first two of a random permutation) with softmax
 // weights; expert_out differs per rank, so a skipped all-to-all combines the wrong rows. The
@@ -18,9 +15,7 @@ std::vector<std::int64_t> host_list(const at::Tensor& values) {
 Tensors make_inputs(InputContext& ctx) {
   const std::int64_t tokens = ctx.dim("M");
   const std::int64_t experts = ctx.dim("E");
-  const std::int64_t world = ctx.world();
   const std::int64_t routed = 2 * tokens;
-  TORCH_CHECK(routed % world == 0, "W must divide 2M for equal splits");
   const at::Tensor order =
       at::rand({tokens, experts}, ctx.generator()).argsort(/*dim=*/1, /*descending=*/false);
   const at::Tensor sel = std::get<0>(order.narrow(1, 0, 2).sort(1));  // (M, 2), ascending
@@ -30,29 +25,22 @@ Tensors make_inputs(InputContext& ctx) {
   const at::Tensor logits = ctx.randn({tokens, 2}).to(at::kFloat);
   const at::Tensor weights = at::softmax(logits, 1).to(ctx.dtype());
   const at::Tensor expert_out = ctx.randn({routed, ctx.dim("N")});
-  const at::Tensor splits = at::full({world}, routed / world, at::kLong);
-  // tab's E entries, row-major: 2M/E each, one more for the first (2M mod E), as upstream.
-  const at::Tensor chunk =
-      (at::arange(experts, at::kLong) < routed % experts).to(at::kLong) + routed / experts;
-  return {{"expert_out", expert_out},
-          {"weights", weights},
-          {"sel", ctx.place(sel, at::kLong)},
-          {"in_splits", ctx.place(splits, at::kLong)},
-          {"out_splits", ctx.place(splits, at::kLong)},
-          {"tab", ctx.place(chunk.view({world, experts / world}), at::kLong)},
-          {"routing", ctx.place(routing, at::kBool)},
-          {"perm", ctx.place(at::nonzero(routing).select(1, 1).contiguous(), at::kLong)}};
+  Tensors in{{"expert_out", expert_out}, {"weights", weights}, {"sel", ctx.place(sel, at::kLong)}};
+  moe::set_equal_splits(ctx, routed, experts, in);
+  in.set("routing", ctx.place(routing, at::kBool));
+  in.set("perm", ctx.place(at::nonzero(routing).select(1, 1).contiguous(), at::kLong));
+  return in;
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor& expert_out = in.at("expert_out");
   const at::Tensor& routing = in.at("routing");
   const at::Tensor& tab = in.at("tab");
-  const auto in_splits = host_list(in.at("in_splits"));
-  const auto out_splits = host_list(in.at("out_splits"));
+  const auto in_splits = moe::host_list(in.at("in_splits"));
+  const auto out_splits = moe::host_list(in.at("out_splits"));
 
   const std::int64_t world = tab.size(0), local = tab.size(1);
-  const auto chunks = expert_out.split_with_sizes(host_list(tab.t()));  // chunk l*W + s
+  const auto chunks = expert_out.split_with_sizes(moe::host_list(tab.t()));  // chunk l*W + s
   std::vector<at::Tensor> by_source;
   for (std::int64_t s = 0; s < world; ++s)
     for (std::int64_t l = 0; l < local; ++l) by_source.push_back(chunks[l * world + s]);
