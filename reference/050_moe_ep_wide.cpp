@@ -20,13 +20,7 @@ Tensors make_inputs(InputContext& ctx) {
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
-  const std::int64_t experts = in.at("gate_weight").size(0);
-  const moe::Routing routing =
-      moe::route_stable_top_k(in, std::min(scalars.integer("top_k"), experts));
-  const moe::Dispatch plan = moe::plan_dispatch(comm, routing.experts, experts);
-  const at::Tensor received = moe::dispatch_rows(comm, plan, in.at("hidden_states"));
-  const at::Tensor y = moe::expert_mlp(received, moe::addmm_projection(in));
-  return {{"out", moe::combine(comm, plan, y, routing.weights)}};
+  return {{"out", moe::ep_moe_layer(comm, in, scalars.integer("top_k"))}};
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // moe_dispatch: see the header; each function here was written out in the problems it serves.
 #include "reference/moe_dispatch.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace pkb::ref::moe {
@@ -97,6 +98,15 @@ at::Tensor combine(Comm& comm, const Dispatch& plan, const at::Tensor& y,
   const at::Tensor contrib = (returned.to(acc) * pair_weight.unsqueeze(1).to(acc)).to(dtype);
   const at::Tensor per_pair = at::empty_like(contrib).index_copy_(0, plan.order, contrib);
   return per_pair.view({weights.size(0), weights.size(1), y.size(1)}).to(acc).sum(1).to(dtype);
+}
+
+at::Tensor ep_moe_layer(Comm& comm, const Tensors& in, std::int64_t top_k) {
+  const std::int64_t experts = in.at("gate_weight").size(0);
+  const Routing routing = route_stable_top_k(in, std::min(top_k, experts));
+  const Dispatch plan = plan_dispatch(comm, routing.experts, experts);
+  const at::Tensor received = dispatch_rows(comm, plan, in.at("hidden_states"));
+  const at::Tensor y = expert_mlp(received, addmm_projection(in));
+  return combine(comm, plan, y, routing.weights);
 }
 
 }  // namespace pkb::ref::moe

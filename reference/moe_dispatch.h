@@ -71,4 +71,8 @@ at::Tensor expert_mlp(const at::Tensor& rows, const Projection& project);
 at::Tensor combine(Comm& comm, const Dispatch& plan, const at::Tensor& y,
                    const at::Tensor& weights);
 
+/// The expert-parallel layer of 049-051 over `comm`: stable top-k routing (k capped at the expert
+/// count), dispatch, the rank's expert MLP (addmm projections), combine. Returns out (T, hidden).
+at::Tensor ep_moe_layer(Comm& comm, const Tensors& in, std::int64_t top_k);
+
 }  // namespace pkb::ref::moe
