@@ -85,13 +85,6 @@ at::ScalarType to_scalar_type(DType dtype) {
   return at::kFloat;
 }
 
-DType from_scalar_type(at::ScalarType type) {
-  for (DType dtype : {DType::bf16, DType::fp16, DType::fp32, DType::fp64, DType::int8, DType::uint8,
-                      DType::int16, DType::int32, DType::int64, DType::boolean})
-    if (to_scalar_type(dtype) == type) return dtype;
-  throw Error(std::string("tensor dtype ") + c10::toString(type) + " has no pkb name");
-}
-
 const Reference& reference_for(const problem::ProblemSpec& spec) {
   const Reference* reference = find_reference(spec.key);
   if (reference == nullptr)

@@ -14,7 +14,6 @@
 namespace pkb::ref {
 
 at::ScalarType to_scalar_type(DType dtype);
-DType from_scalar_type(at::ScalarType type);  // throws for types pkb does not name
 
 struct RunConfig {
   int world = 2;

@@ -48,6 +48,12 @@ std::optional<DType> parse_dtype(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<DType> parse_safetensors_dtype(std::string_view name) {
+  for (const auto& entry : kTable)
+    if (entry.safetensors == name) return entry.dtype;
+  return std::nullopt;
+}
+
 std::string dtype_names_list() {
   std::string out;
   for (const auto& entry : kTable) {

@@ -19,6 +19,8 @@ std::string dtype_names_list();  // "bf16, fp16, ..." for error messages
 std::size_t dtype_size(DType dtype);
 bool is_floating(DType dtype);  // fp8 counts as floating
 std::string_view safetensors_dtype(DType dtype);  // "BF16", "F32", "I64", ...
+std::optional<DType> parse_safetensors_dtype(std::string_view name);
+
 
 /// The run precisions a problem can be run in (the "P" of problem.json).
 bool is_run_precision(DType dtype);

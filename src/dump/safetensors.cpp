@@ -12,14 +12,6 @@
 namespace pkb::dump {
 namespace {
 
-std::optional<DType> dtype_from_safetensors(const std::string& name) {
-  for (DType dtype : {DType::bf16, DType::fp16, DType::fp32, DType::fp64, DType::int8, DType::uint8,
-                      DType::int16, DType::int32, DType::int64, DType::boolean, DType::fp8e4m3,
-                      DType::fp8e5m2})
-    if (safetensors_dtype(dtype) == name) return dtype;
-  return std::nullopt;
-}
-
 std::int64_t element_count(const std::vector<std::int64_t>& shape) {
   std::int64_t count = 1;
   for (std::int64_t size : shape) count *= size;
@@ -80,7 +72,7 @@ std::vector<RawTensor> read_safetensors(const std::filesystem::path& path) {
     tensor.name = name;
     std::uint64_t begin = 0;
     try {
-      const auto dtype = dtype_from_safetensors(entry.at("dtype").get<std::string>());
+      const auto dtype = parse_safetensors_dtype(entry.at("dtype").get<std::string>());
       if (!dtype) fail(name + ".dtype: unknown dtype " + entry.at("dtype").dump());
       tensor.dtype = *dtype;
       tensor.shape = entry.at("shape").get<std::vector<std::int64_t>>();

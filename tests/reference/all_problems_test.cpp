@@ -73,17 +73,17 @@ TEST(AllProblems, ASpecThatDisagreesWithTheGeneratorIsNamed) {
 
 class AllProblems : public ::testing::TestWithParam<Case> {
  protected:
-  problem::ProblemSpec spec() const { return index().load(GetParam().key); }
+  const problem::ProblemSpec& spec() const { return spec_; }
   ref::RunConfig config(int trial = 0) const {
-    const problem::ProblemSpec problem = spec();
-    return {GetParam().world, GetParam().dtype, problem.test_dims, trial, at::kCPU};
+    return {GetParam().world, GetParam().dtype, spec_.test_dims, trial, at::kCPU};
   }
   const validate::CaseResult& validated() {
-    if (!result_) result_ = validate::validate_case(spec(), GetParam().world, GetParam().dtype, spec().test_dims);
+    if (!result_) result_ = validate::validate_case(spec_, GetParam().world, GetParam().dtype, spec_.test_dims);
     return *result_;
   }
 
  private:
+  const problem::ProblemSpec spec_ = index().load(GetParam().key);  // read problem.json once per case
   std::optional<validate::CaseResult> result_;
 };
 
