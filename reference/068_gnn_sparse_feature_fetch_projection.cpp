@@ -1,0 +1,48 @@
+// Sparse feature fetch: queries are stably sorted by owner min(id / (V/W), W - 1); counts and ids
+// go to the owners, which send shard rows back (splits reversed); the sort is undone and
+// out = rows @ proj_matrix (fp32 accumulation, one rounding to P).
+// Shapes: problems/068_gnn_sparse_feature_fetch_projection/problem.json.
+#include "reference/gnn.h"
+#include "reference/matmul_p.h"
+#include "reference/registry.h"
+
+namespace pkb::ref {
+namespace {
+
+// Shards and projections are random per rank and trial, and every rank's ids spread evenly over
+// all owners (upstream's pattern), so a skipped exchange leaves (W-1)/W of the rows wrong.
+Tensors make_inputs(InputContext& ctx) {
+  const std::int64_t world = ctx.world(), rank = ctx.rank();
+  const std::int64_t shard_rows = ctx.dim("V") / world, width = ctx.dim("E");
+  at::Tensor shard = ctx.randn({shard_rows, width});
+  at::Tensor proj = ctx.randn({width, width});
+  const at::Tensor i = at::arange(ctx.dim("Q"), at::kLong);
+  const at::Tensor ids = (i + rank).remainder(world) * shard_rows + (i * 7 + rank).remainder(shard_rows);
+  return {{"local_embedding_shard", shard}, {"proj_matrix", proj}, {"input_node_ids", ctx.to_device(ids)}};
+}
+
+Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
+  const std::int64_t rank = comm.rank(), world = comm.size();
+  const at::Tensor& shard = in.at("local_embedding_shard");
+  const at::Tensor& ids = in.at("input_node_ids");
+  const std::int64_t shard_rows = shard.size(0);
+
+  const at::Tensor owner = at::clamp_max(ids.div(shard_rows, "floor"), world - 1);
+  const at::Tensor order = std::get<1>(owner.sort(/*stable=*/true, /*dim=*/0, /*descending=*/false));
+  const at::Tensor send_counts = at::bincount(owner, {}, world);
+  const auto sends = gnn::host_list(send_counts);
+  const auto recvs = gnn::host_list(gnn::exchange_counts(comm, send_counts));
+  const at::Tensor requested = gnn::exchange(comm, ids.index_select(0, order), sends, recvs);
+  const at::Tensor found = shard.index_select(0, requested - rank * shard_rows);
+  const at::Tensor fetched = gnn::exchange(comm, found, recvs, sends);
+
+  at::Tensor rows = at::empty_like(fetched);
+  rows.index_copy_(0, order, fetched);  // sorted position p holds query order[p]
+  return {{"out", matmul_p(rows, in.at("proj_matrix"))}};
+}
+
+}  // namespace
+
+PKB_REGISTER_REFERENCE("068_gnn_sparse_feature_fetch_projection", make_inputs, solve);
+
+}  // namespace pkb::ref
