@@ -26,22 +26,17 @@ Tensors make_inputs(InputContext& ctx) {
   row.narrow(0, 0, edges).copy_(at::randint(0, nodes, {edges}, ctx.generator(), at::kLong));
   // Global edge id of neighbour j of node v: D*v + j (upstream's colptr[v] + j for degree D).
   const at::Tensor v = at::arange(local, at::kLong).mul(world).add(rank).repeat_interleave(degree);
-  const at::Tensor j = at::arange(edges, at::kLong) - colptr.narrow(0, 0, local).repeat_interleave(degree);
+  const at::Tensor j =
+      at::arange(edges, at::kLong) - colptr.narrow(0, 0, local).repeat_interleave(degree);
   at::Tensor edge_ids = at::full({local * max_degree}, -1, at::kLong);
   edge_ids.narrow(0, 0, edges).copy_(v * max_degree + j);
   const at::Tensor seed_nodes = (at::arange(seeds, at::kLong) + rank * seeds).remainder(nodes);
   const at::Tensor fanouts = at::tensor({ctx.dim("F1"), ctx.dim("F2")}, at::kLong);
-  return {{"seed_nodes", ctx.to_device(seed_nodes)}, {"fanouts", ctx.to_device(fanouts)},
-          {"local_colptr", ctx.to_device(colptr)},   {"local_row", ctx.to_device(row)},
+  return {{"seed_nodes", ctx.to_device(seed_nodes)},
+          {"fanouts", ctx.to_device(fanouts)},
+          {"local_colptr", ctx.to_device(colptr)},
+          {"local_row", ctx.to_device(row)},
           {"local_edge_ids", ctx.to_device(edge_ids)}};
-}
-
-at::Tensor exclusive_cumsum(const at::Tensor& counts) { return counts.cumsum(0) - counts; }
-
-// The positions starts[i] + [0, counts[i]), concatenated over i.
-at::Tensor expand_ranges(const at::Tensor& starts, const at::Tensor& counts) {
-  const at::Tensor base = exclusive_cumsum(counts).repeat_interleave(counts);
-  return starts.repeat_interleave(counts) + at::arange(base.size(0), counts.options()) - base;
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
@@ -57,33 +52,29 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   std::vector<at::Tensor> out_nodes, out_dsts, out_edges;
   // Every hop runs on every rank, even with an empty frontier, so the collectives always match.
   for (std::int64_t fanout : gnn::host_list(in.at("fanouts"))) {
-    const at::Tensor owner = frontier.remainder(world);
-    const at::Tensor order = std::get<1>(owner.sort(/*stable=*/true, /*dim=*/0, /*descending=*/false));
-    const at::Tensor send_counts = at::bincount(owner, {}, world);
-    const auto sends = gnn::host_list(send_counts);
-    const auto recvs = gnn::host_list(gnn::exchange_counts(comm, send_counts));
+    const auto [order, sends, recvs] = gnn::route_by_owner(comm, frontier.remainder(world));
     const at::Tensor requested = gnn::exchange(comm, frontier.index_select(0, order), sends, recvs);
 
     // The owner's side: the first min(k, deg v) neighbours of each requested node.
     const at::Tensor slot = requested.div(world, "floor");
     const at::Tensor start = colptr.index_select(0, slot);
     const at::Tensor take = at::clamp_max(colptr.index_select(0, slot + 1) - start, fanout);
-    const at::Tensor picked = expand_ranges(start, take);
+    const at::Tensor picked = gnn::expand_ranges(start, take);
     const at::Tensor source = at::arange(world, longs).repeat_interleave(at::tensor(recvs, longs));
     const at::Tensor totals = at::zeros({world}, longs).index_add_(0, source, take);
     const auto reply_sends = gnn::host_list(totals);
     const auto reply_recvs = gnn::host_list(gnn::exchange_counts(comm, totals));
     const at::Tensor neighbours =
         gnn::exchange(comm, in.at("local_row").index_select(0, picked), reply_sends, reply_recvs);
-    const at::Tensor edges =
-        gnn::exchange(comm, in.at("local_edge_ids").index_select(0, picked), reply_sends, reply_recvs);
+    const at::Tensor edges = gnn::exchange(comm, in.at("local_edge_ids").index_select(0, picked),
+                                           reply_sends, reply_recvs);
     const at::Tensor sorted_counts = gnn::exchange(comm, take, recvs, sends);
 
     // Replies arrive in owner-sorted order; sorted position p is frontier entry order[p].
     const at::Tensor counts = at::empty_like(sorted_counts).index_copy_(0, order, sorted_counts);
-    const at::Tensor offsets =
-        at::empty_like(sorted_counts).index_copy_(0, order, exclusive_cumsum(sorted_counts));
-    const at::Tensor back = expand_ranges(offsets, counts);
+    const at::Tensor offsets = at::empty_like(sorted_counts)
+                                   .index_copy_(0, order, sorted_counts.cumsum(0) - sorted_counts);
+    const at::Tensor back = gnn::expand_ranges(offsets, counts);
     const at::Tensor hop_nodes = neighbours.index_select(0, back);
     out_nodes.push_back(hop_nodes);
     out_dsts.push_back(frontier.repeat_interleave(counts));

@@ -1,7 +1,8 @@
 // Sparse embedding exchange: owner(i) = idx[i] mod W; pairs (idx[i], value[i]) are stably sorted by
 // owner, counts are exchanged, then indices and rows go out with variable splits. Rank r returns
 // the pairs with idx mod W == r (by source rank, then source position) in W*NNZ buffers padded
-// with -1 / zero rows, and their count. Shapes: problems/067_gnn_sparse_embedding_all2all/problem.json.
+// with -1 / zero rows, and their count. Shapes:
+// problems/067_gnn_sparse_embedding_all2all/problem.json.
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
@@ -21,11 +22,7 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const int world = comm.size();
   const at::Tensor& idx = in.at("idx");
   const at::Tensor& value = in.at("value");
-  const at::Tensor owner = idx.remainder(world);
-  const at::Tensor order = std::get<1>(owner.sort(/*stable=*/true, /*dim=*/0, /*descending=*/false));
-  const at::Tensor send_counts = at::bincount(owner, {}, world);
-  const auto sends = gnn::host_list(send_counts);
-  const auto recvs = gnn::host_list(gnn::exchange_counts(comm, send_counts));
+  const auto [order, sends, recvs] = gnn::route_by_owner(comm, idx.remainder(world));
   const at::Tensor recv_idx = gnn::exchange(comm, idx.index_select(0, order), sends, recvs);
   const at::Tensor recv_value = gnn::exchange(comm, value.index_select(0, order), sends, recvs);
 

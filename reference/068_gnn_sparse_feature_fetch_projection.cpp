@@ -17,8 +17,11 @@ Tensors make_inputs(InputContext& ctx) {
   at::Tensor shard = ctx.randn({shard_rows, width});
   at::Tensor proj = ctx.randn({width, width});
   const at::Tensor i = at::arange(ctx.dim("Q"), at::kLong);
-  const at::Tensor ids = (i + rank).remainder(world) * shard_rows + (i * 7 + rank).remainder(shard_rows);
-  return {{"local_embedding_shard", shard}, {"proj_matrix", proj}, {"input_node_ids", ctx.to_device(ids)}};
+  const at::Tensor ids =
+      (i + rank).remainder(world) * shard_rows + (i * 7 + rank).remainder(shard_rows);
+  return {{"local_embedding_shard", shard},
+          {"proj_matrix", proj},
+          {"input_node_ids", ctx.to_device(ids)}};
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
@@ -28,10 +31,7 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const std::int64_t shard_rows = shard.size(0);
 
   const at::Tensor owner = at::clamp_max(ids.div(shard_rows, "floor"), world - 1);
-  const at::Tensor order = std::get<1>(owner.sort(/*stable=*/true, /*dim=*/0, /*descending=*/false));
-  const at::Tensor send_counts = at::bincount(owner, {}, world);
-  const auto sends = gnn::host_list(send_counts);
-  const auto recvs = gnn::host_list(gnn::exchange_counts(comm, send_counts));
+  const auto [order, sends, recvs] = gnn::route_by_owner(comm, owner);
   const at::Tensor requested = gnn::exchange(comm, ids.index_select(0, order), sends, recvs);
   const at::Tensor found = shard.index_select(0, requested - rank * shard_rows);
   const at::Tensor fetched = gnn::exchange(comm, found, recvs, sends);

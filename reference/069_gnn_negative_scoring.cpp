@@ -1,6 +1,7 @@
 // Negative scoring: pos (Np,) and neg (Np, K) are variable-size all-gathers (an all-reduce of the
 // sizes, then an all-to-all sending the whole local tensor to every peer); with s = P(sigmoid(.)),
-// ranks[i] = 1 + #{j : s(neg[i, j]) > s(pos[i])}. Shapes: problems/069_gnn_negative_scoring/problem.json.
+// ranks[i] = 1 + #{j : s(neg[i, j]) > s(pos[i])}. Shapes:
+// problems/069_gnn_negative_scoring/problem.json.
 #include "reference/gnn.h"
 #include "reference/registry.h"
 

@@ -1,12 +1,14 @@
-// Exchange patterns shared by the GNN problems 064-068: split lists on the host, the
-// rank-relative all-to-all of 065/066 (list position i is peer (r + i) mod W), and the
-// counts-then-payload all-to-all with variable splits of 064, 067 and 068. Header-only.
+// Exchange patterns shared by the GNN problems 064-069: split lists on the host, the
+// rank-relative all-to-all of 065/066 (list position i is peer (r + i) mod W), routing items to
+// owner ranks (owner sort, count exchange) and the variable-split all-to-all of 064 and 067-069.
+// Header-only, so it needs no CMake entry.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include <ATen/ATen.h>
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
 
 #include "reference/comm/comm.h"
 
@@ -41,6 +43,30 @@ inline at::Tensor exchange_counts(Comm& comm, const at::Tensor& send_counts) {
   at::Tensor recv_counts = at::empty_like(send_counts);
   comm.all_to_all(recv_counts, send_counts.contiguous(), {}, {});
   return recv_counts;
+}
+
+/// Where this rank's items go when item i belongs to rank owner[i]: `order` is the stable sort of
+/// the items by owner (the send order), sends[d] items go to rank d, recvs[s] come from rank s.
+struct Routing {
+  at::Tensor order;
+  std::vector<std::int64_t> sends;
+  std::vector<std::int64_t> recvs;
+};
+
+/// Sorts by owner and exchanges the per-owner counts (one all-to-all of W counts).
+inline Routing route_by_owner(Comm& comm, const at::Tensor& owner) {
+  Routing routing;
+  routing.order = std::get<1>(owner.sort(/*stable=*/true, /*dim=*/0, /*descending=*/false));
+  const at::Tensor send_counts = at::bincount(owner, {}, comm.size());
+  routing.sends = host_list(send_counts);
+  routing.recvs = host_list(exchange_counts(comm, send_counts));
+  return routing;
+}
+
+/// The positions starts[i] + [0, counts[i]), concatenated over i.
+inline at::Tensor expand_ranges(const at::Tensor& starts, const at::Tensor& counts) {
+  const at::Tensor base = (counts.cumsum(0) - counts).repeat_interleave(counts);
+  return starts.repeat_interleave(counts) + at::arange(base.size(0), counts.options()) - base;
 }
 
 /// The rank-relative all-to-all: on rank r, list position i is peer (r + i) mod W. Chunk i of `x`

@@ -4,7 +4,7 @@ import torch.distributed as dist
 
 
 def exchange(values, sends, recvs):
-    """all_to_all_single with variable splits: sends[d] entries go to rank d, recvs[s] come from s."""
+    """Variable-split all_to_all_single: sends[d] entries go to rank d, recvs[s] come from s."""
     out = values.new_empty(sum(recvs))
     dist.all_to_all_single(out, values.contiguous(), output_split_sizes=recvs,
                            input_split_sizes=sends)
@@ -21,7 +21,8 @@ def exchange_counts(send_counts):
 def expand_ranges(starts, counts):
     """The positions starts[i] + [0, counts[i]), concatenated over i."""
     base = (torch.cumsum(counts, 0) - counts).repeat_interleave(counts)
-    return starts.repeat_interleave(counts) + torch.arange(base.numel(), device=counts.device) - base
+    steps = torch.arange(base.numel(), device=counts.device)
+    return starts.repeat_interleave(counts) + steps - base
 
 
 def solution(seed_nodes, fanouts, local_colptr, local_row, local_edge_ids):
@@ -32,7 +33,8 @@ def solution(seed_nodes, fanouts, local_colptr, local_row, local_edge_ids):
     padded. seed_nodes (S,), fanouts (2,): all int64.
     nodes starts as the seeds, frontier = seeds. For each fanout k (every hop runs on every rank):
       1. frontier nodes are stably sorted by owner; counts, then ids, go to the owners
-      2. an owner takes the first t = min(k, deg v) neighbours of each requested v, with their edge ids
+      2. an owner takes the first t = min(k, deg v) neighbours of each requested v, and their
+         edge ids
       3. replies come back: per-destination totals, neighbour ids, edge ids, per-node counts t
       4. in frontier order: hop_nodes = the neighbour lists, hop_edges likewise,
          hop_dst = each frontier node repeated t times
