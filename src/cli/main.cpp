@@ -26,6 +26,8 @@ const CommandEntry kCommands[] = {
      pkb::cli::setup_reference},
     {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
      pkb::cli::setup_validate},
+    {"add-problem", "Scaffold a new problem: spec, Python reference, C++ reference skeleton",
+     pkb::cli::setup_add_problem},
     {"doctor", "What this machine offers: GPUs, peer access, NVLink, multicast, library versions",
      pkb::cli::setup_doctor},
 };

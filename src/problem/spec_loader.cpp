@@ -256,6 +256,8 @@ ProblemSpec parse_problem(const std::string& text, const std::string& file,
   return spec;
 }
 
+const std::set<std::string>& problem_categories() { return kCategories; }
+
 ProblemSpec load_problem(const std::filesystem::path& dir) {
   const std::filesystem::path file = dir / "problem.json";
   std::ifstream in(file);

@@ -3,12 +3,17 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
+#include <string>
 
 #include "src/problem/spec.h"
 
 namespace pkb::problem {
 
 constexpr int kSchemaVersion = 1;
+
+/// The categories a problem.json may name ("collective", "tensor-parallel", ...), sorted.
+const std::set<std::string>& problem_categories();
 
 /// `dir` is the problem's folder; throws pkb::InputError for anything wrong in problem.json.
 ProblemSpec load_problem(const std::filesystem::path& dir);
