@@ -35,6 +35,12 @@ TEST(Cli, BadInputIsOneLineWithExitCodeTwo) {
       {"reference 1 --world 2 --dump /nonexistent/dir/d", "pkb: error: --dump /nonexistent/dir/d: parent folder /nonexistent/dir does not exist\n"},
       {"validate", "pkb: error: validate: give either a problem or --all\n"},
       {"refrence 1", "pkb: error: unknown command 'refrence', did you mean 'reference'?\n"},
+      {"add-problem new_one --category colective",
+       "pkb: error: --category colective: unknown category, did you mean 'collective'? (one of application, "
+       "collective, data-parallel, expert-parallel, fsdp-zero, loss, optimizer, quantization, sequence-parallel, "
+       "tensor-parallel)\n"},
+      {"add-problem allreduce --category collective",
+       "pkb: error: add-problem allreduce: problem 001_allreduce already has this name\n"},
       {"reference 1 --world 2 --wrld 2", "pkb: error: The following arguments were not expected: 2 --wrld\n"},
   };
   for (const auto& [args, message] : cases) {
