@@ -55,7 +55,8 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
   const at::Tensor decay = (scalars.at("lower_bound") * (rate * (g + bias)).sigmoid()).exp();
   const at::Tensor q_hat = l2_normalize(q, 1e-12) * (1.0 / std::sqrt(static_cast<double>(dk)));
   const at::Tensor k_hat = l2_normalize(k, 1e-12);
-  const at::Tensor o = delta_rule_recurrence(q_hat, k_hat, v, decay, beta).to(q_local.scalar_type());
+  const at::Tensor o =
+      delta_rule_recurrence(q_hat, k_hat, v, decay, beta).to(q_local.scalar_type());
 
   at::Tensor out = o.narrow(1, cp.rank() * tokens, tokens).contiguous();
   if (tp.size() > 1) tp.all_reduce(out, ReduceOp::sum);

@@ -10,10 +10,10 @@
 namespace pkb::ref {
 namespace {
 
-// Every rank's tokens differ, and a and dt_bias are drawn per rank for its own head block (upstream:
-// linspaces any rank can recompute), so a rank that skips the exchanges cannot run the other
-// ranks' heads. dt_bias is centred at -6 (upstream: about 0) so the decay is about 0.99 per step
-// instead of about 0.5: every head's output depends on all W ranks' tokens.
+// Every rank's tokens differ, and a and dt_bias are drawn per rank for its own head block
+// (upstream: linspaces any rank can recompute), so a rank that skips the exchanges cannot run the
+// other ranks' heads. dt_bias is centred at -6 (upstream: about 0) so the decay is about 0.99 per
+// step instead of about 0.5: every head's output depends on all W ranks' tokens.
 Tensors make_inputs(InputContext& ctx) {
   const std::int64_t batch = ctx.dim("Bt"), tokens = ctx.dim("Tl");
   const std::int64_t local_heads = (ctx.dim("Hb") + ctx.world() - 1) / ctx.world();
@@ -27,7 +27,8 @@ Tensors make_inputs(InputContext& ctx) {
   const at::Tensor raw = at::randn({batch, tokens, heads}, ctx.generator()).to(at::kBFloat16);
   in.set("beta", ctx.place(raw.to(at::kFloat).sigmoid().to(at::kBFloat16), ctx.dtype()));
   in.set("a", ctx.place(0.2 * at::rand({local_heads}, ctx.generator()), at::kBFloat16));
-  in.set("dt_bias", ctx.place(at::randn({local_heads}, ctx.generator()) * 0.5 - 6.0, at::kBFloat16));
+  in.set("dt_bias",
+         ctx.place(at::randn({local_heads}, ctx.generator()) * 0.5 - 6.0, at::kBFloat16));
   return in;
 }
 

@@ -64,8 +64,9 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
                                      .reshape({n_ranges * clip, kv_local, 2 * head_dim});
 
   // Queries: block d = my tokens of every range, query-head block d.
-  const at::Tensor q_send =
-      query.view({n_ranges, per_range, world, q_local, head_dim}).permute({2, 0, 1, 3, 4}).contiguous();
+  const at::Tensor q_send = query.view({n_ranges, per_range, world, q_local, head_dim})
+                                .permute({2, 0, 1, 3, 4})
+                                .contiguous();
   at::Tensor q_recv = at::empty_like(q_send);  // [W (source), R, spb, ql, D]
   comm.all_to_all(q_recv, q_send, {}, {});
 
@@ -73,7 +74,8 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   for (std::int64_t i = 0; i < n_ranges; ++i) {
     const std::int64_t start = ranges[i][0].item<std::int64_t>();
     const std::int64_t length = ranges[i][1].item<std::int64_t>() - start;
-    const at::Tensor kv_i = kv_by_range.narrow(0, start, length).repeat_interleave(q_local / kv_local, 1);
+    const at::Tensor kv_i =
+        kv_by_range.narrow(0, start, length).repeat_interleave(q_local / kv_local, 1);
     const at::Tensor q_i = q_recv.select(1, i).reshape({world * per_range, q_local, head_dim});
     outs.push_back(attention(q_i, kv_i.narrow(2, 0, head_dim), kv_i.narrow(2, head_dim, head_dim))
                        .view({world, per_range, q_local, head_dim}));
@@ -83,7 +85,8 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
   const at::Tensor out_send = at::stack(outs, 1).contiguous();  // [W, R, spb, ql, D]
   at::Tensor out_recv = at::empty_like(out_send);
   comm.all_to_all(out_recv, out_send, {}, {});
-  return {{"out", out_recv.permute({1, 2, 0, 3, 4}).reshape({n_ranges * per_range, q_heads, head_dim})}};
+  return {{"out",
+           out_recv.permute({1, 2, 0, 3, 4}).reshape({n_ranges * per_range, q_heads, head_dim})}};
 }
 
 }  // namespace
