@@ -11,7 +11,7 @@ namespace pkb::ref {
 namespace {
 
 // Every rank's tokens differ, so each exchange (KV, queries, outputs) moves distinct data. The
-// queries are 4 * randn (upstream: randn): scores of about N(0, 16) make the output std about 1
+// queries are 4 * randn (upstream: randn): scores of about N(0, 16) make the output std about 0.4
 // instead of 1/sqrt(c) ~ 0.01, which upstream's atol of 0.01 could not tell from zero.
 Tensors make_inputs(InputContext& ctx) {
   const bool small = ctx.world() <= 4;
