@@ -9,19 +9,15 @@
 namespace pkb::ref {
 namespace {
 
-// Shards and projections are random per rank and trial, and every rank's ids spread evenly over
-// all owners (upstream's pattern), so a skipped exchange leaves (W-1)/W of the rows wrong.
+// Shards, projections and ids are random per rank and trial: ids spread over all owners, so a
+// skipped exchange leaves about (W-1)/W of the rows wrong, and no owner can know in advance which
+// rows a peer wants (upstream's fixed id formula would let a kernel skip the count and id exchanges).
 Tensors make_inputs(InputContext& ctx) {
-  const std::int64_t world = ctx.world(), rank = ctx.rank();
-  const std::int64_t shard_rows = ctx.dim("V") / world, width = ctx.dim("E");
+  const std::int64_t shard_rows = ctx.dim("V") / ctx.world(), width = ctx.dim("E");
   at::Tensor shard = ctx.randn({shard_rows, width});
   at::Tensor proj = ctx.randn({width, width});
-  const at::Tensor i = at::arange(ctx.dim("Q"), at::kLong);
-  const at::Tensor ids =
-      (i + rank).remainder(world) * shard_rows + (i * 7 + rank).remainder(shard_rows);
-  return {{"local_embedding_shard", shard},
-          {"proj_matrix", proj},
-          {"input_node_ids", ctx.to_device(ids)}};
+  at::Tensor ids = ctx.randint64(0, ctx.dim("V") - 1, {ctx.dim("Q")});
+  return {{"local_embedding_shard", shard}, {"proj_matrix", proj}, {"input_node_ids", ids}};
 }
 
 Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
