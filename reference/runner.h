@@ -54,6 +54,10 @@ class RankComms {
   virtual void finished(int rank) const = 0;
 };
 
+/// Turns TF32 off for cuDNN convolutions and cuBLAS GEMMs, so a reference's fp32 is full fp32 on a
+/// GPU as on a CPU. solve_ranks calls it; a GPU evaluator running references must too.
+void use_full_fp32();
+
 /// Runs the reference on one thread per rank with the given communicators; outputs are checked
 /// against problem.json, and the first rank error is rethrown prefixed with the problem and rank.
 std::vector<Tensors> solve_ranks(const problem::ProblemSpec& spec, const RunConfig& config,

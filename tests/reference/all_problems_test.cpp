@@ -71,6 +71,16 @@ TEST(AllProblems, ASpecThatDisagreesWithTheGeneratorIsNamed) {
   }
 }
 
+TEST(AllProblems, ReferencesRunWithoutTf32) {
+  // libtorch's default allows TF32 in cuDNN convolutions: a reference run must switch it off.
+  at::globalContext().setAllowTF32CuDNN(true);
+  const problem::ProblemSpec spec = index().load("001_allreduce");
+  const ref::RunConfig config{2, DType::fp32, spec.test_dims, 0, at::kCPU};
+  ref::solve_simulated(spec, config, ref::make_rank_inputs(spec, config), {});
+  EXPECT_FALSE(at::globalContext().allowTF32CuDNN());
+  EXPECT_FALSE(at::globalContext().allowTF32CuBLAS());
+}
+
 class AllProblems : public ::testing::TestWithParam<Case> {
  protected:
   const problem::ProblemSpec& spec() const { return spec_; }
