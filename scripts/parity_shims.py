@@ -20,6 +20,9 @@ def install_shims(torch, dist):
     which lacks bf16, int16 and bool in every collective, AVG, the *_tensor forms and list
     all_to_all (research/parity-gloo.md). Reductions gather every rank's tensor and combine them
     in rank order exactly as reference/comm/sim_reduce.cpp does, so results match bit for bit."""
+    # As reference/runner.cpp: fp32 means full fp32, also where a GPU would allow TF32 convolutions.
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
     c10d = dist.distributed_c10d
     original = {name: getattr(c10d, name) for name in
                 ("all_gather", "broadcast", "gather", "scatter", "all_to_all_single")}
