@@ -24,6 +24,7 @@ const CommandEntry kCommands[] = {
     {"show", "Show one problem: spec, Python reference, argument shapes", pkb::cli::setup_show},
     {"reference", "Run the libtorch reference on W simulated ranks; --dump writes safetensors",
      pkb::cli::setup_reference},
+    {"prompt", "Print the exact prompt a model would get for a problem (no API call)", pkb::cli::setup_prompt},
     {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
      pkb::cli::setup_validate},
     {"add-problem", "Scaffold a new problem: spec, Python reference, C++ reference skeleton",
