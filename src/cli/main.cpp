@@ -25,6 +25,8 @@ const CommandEntry kCommands[] = {
     {"reference", "Run the libtorch reference on W simulated ranks; --dump writes safetensors",
      pkb::cli::setup_reference},
     {"prompt", "Print the exact prompt a model would get for a problem (no API call)", pkb::cli::setup_prompt},
+    {"generate", "Ask a model for solutions and write them to a results directory (no evaluation)",
+     pkb::cli::setup_generate},
     {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
      pkb::cli::setup_validate},
     {"add-problem", "Scaffold a new problem: spec, Python reference, C++ reference skeleton",

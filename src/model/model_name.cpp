@@ -102,6 +102,7 @@ ModelSpec parse_model_name(const std::string& text, const std::string& base_url_
   if (!base_url_flag.empty()) {
     if (spec.provider == Provider::replay) throw UsageError("--base-url: replay models read files, not a server");
     spec.base_url = normalize_base_url(base_url_flag, "--base-url");
+    spec.custom_base = true;
   } else if (spec.provider == Provider::openai_compat) {
     throw UsageError("--model " + text + ": openai-compat needs --base-url URL (e.g. http://localhost:8000/v1)");
   } else {

@@ -21,6 +21,7 @@ struct ModelSpec {
   Api api = Api::chat;
   std::string model;     // as requested, without the prefix; for replay, the directory
   std::string base_url;  // normalized: no trailing '/'
+  bool custom_base = false;  // base_url came from --base-url
   std::string text;      // the name as typed
 };
 
