@@ -1,5 +1,6 @@
 // The generation loop. A sample's cache entry is written before its solution files and its
 // samples.jsonl line, so a crash between them costs no second request: --resume finds the entry.
+// Only those two are flushed to disk (fsync); the solution files are derived from the entry.
 #include "src/generate/generator.h"
 
 #include <unistd.h>
@@ -127,7 +128,7 @@ class Worker {
     record["usage"] = model::to_json(result.usage);
     if (result.usage.output) stats_.output_tokens += *result.usage.output;
     const std::string dir = sample_dir(problem, sample);
-    write_file_atomic(config_.out / dir / "answer.md", result.text);
+    write_file_atomic(config_.out / dir / "answer.md", result.text, false);
     nlohmann::json artifacts = {{"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
                                 {"answer", dir + "/answer.md"}};
     extract::Extraction extraction;
@@ -149,8 +150,8 @@ class Worker {
     } else {
       record["status"] = "generated";
       record["cuda_alias_used"] = extraction.cuda_alias_used;
-      write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda);
-      write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json);
+      write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda, false);
+      write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json, false);
       artifacts["cuda"] = dir + "/kernel.cu";
       artifacts["plan"] = dir + "/plan.json";
     }

@@ -4,6 +4,8 @@
 
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,10 @@ namespace pkb::test {
 namespace {
 
 constexpr int kServerThreads = 64;
+// cpp-httplib 0.11 listens with a backlog of 5, compiled into Debian's library; 32 simultaneous
+// connects then overflow the accept queue and the kernel retries them a second later, which would
+// make the benchmark measure TCP retransmission. The listening socket's backlog is raised again.
+constexpr int kListenBacklog = 256;
 constexpr int kStartupPolls = 200;  // x 5 ms: the server must be up within a second
 
 std::string sse(const nlohmann::json& data, const std::string& event = "") {
@@ -65,7 +71,15 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
       return true;
     });
   });
+  int listen_fd = -1;
+  impl_->server.set_socket_options([&listen_fd](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listen_fd = sock;
+  });
+  impl_->server.set_keep_alive_max_count(1000);
+  impl_->server.set_tcp_nodelay(true);  // SSE sends small writes: no Nagle + delayed-ACK 40 ms stalls
   port_ = impl_->server.bind_to_any_port("127.0.0.1");
+  if (listen_fd >= 0) ::listen(listen_fd, kListenBacklog);
   thread_ = std::thread([this] { impl_->server.listen_after_bind(); });
   for (int poll = 0; poll < kStartupPolls && !impl_->server.is_running(); ++poll)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
