@@ -7,6 +7,8 @@
 
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
 #include "src/common/error.h"
 #include "src/extract/extract.h"
 #include "src/generate/durable_file.h"
@@ -122,6 +124,7 @@ class Worker {
   void describe_answer(const ProblemPrompt& problem, int sample, const CacheEntry& entry, nlohmann::json& record) {
     const model::ModelResult& result = entry.result;
     record["model"] = result.model;
+    note_resolved_model(result.model);
     record["response_id"] = result.response_id;
     record["stop_reason"] = std::string(model::stop_reason_name(result.stop));
     record["raw_stop_reason"] = result.raw_stop;
@@ -158,6 +161,19 @@ class Worker {
     record["artifacts"] = artifacts;
     finish(record, extraction.ok() ? "" : "format_error: " + std::string(extract::format_reason_name(*extraction.error)));
     if (record.value("from_cache", false)) ++stats_.cached;
+  }
+
+  // An alias that moves mid-run mixes two models in one result (research/model-apis.md §10).
+  void note_resolved_model(const std::string& model) {
+    if (model.empty()) return;
+    std::lock_guard<std::mutex> lock(stats_.mutex);
+    if (stats_.resolved_model.empty()) {
+      stats_.resolved_model = model;
+    } else if (stats_.resolved_model != model) {
+      spdlog::warn("generate: the provider answered as {} after {}: the model alias moved during the run; pin a "
+                   "model id to compare like with like", model, stats_.resolved_model);
+      stats_.resolved_model = model;
+    }
   }
 
   void finish(nlohmann::json& record, const std::string& failure) {

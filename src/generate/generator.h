@@ -59,6 +59,7 @@ struct GenerateStats {
   std::atomic<long long> output_tokens{0};
   std::mutex mutex;
   std::map<std::string, int> failures;  // "api_error", "format_error: truncated", ...
+  std::string resolved_model;           // the first model id the provider reported
 };
 
 struct GenerateSummary {
