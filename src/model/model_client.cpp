@@ -80,12 +80,38 @@ ParsedReply HttpModelClient::attempt(const HttpRequest& http, ModelOutcome& outc
   return reply;
 }
 
+double HttpModelClient::plan_retry(ApiFailure& failure, bool malformed, int number, RetryBudget& budget) {
+  budget.malformed += malformed ? 1 : 0;
+  const bool limited = is_rate_limit(failure.http_status);
+  if (limited) {
+    limit_.on_rate_limited();
+    budget.limited += 1;
+  } else {
+    budget.other += 1;
+  }
+  if (failure.kind != FailureKind::retry) return 0;
+  if (budget.malformed >= kMaxMalformed) failure.kind = FailureKind::fail_sample;
+  if (limited ? budget.limited >= options_.max_attempts : budget.other >= options_.max_attempts_other) {
+    failure.kind = FailureKind::fail_sample;
+    failure.message += " (gave up after " + std::to_string(number) + " attempts)";
+  }
+  if (failure.kind != FailureKind::retry) return 0;
+  if (failure.wait_hint_s && *failure.wait_hint_s > options_.backoff.max_hint_s) {
+    failure.kind = FailureKind::stop_provider;  // waiting that long is stopping; say so
+    failure.message += " (asked to wait " + std::to_string(static_cast<long>(*failure.wait_hint_s)) + " s)";
+    return 0;
+  }
+  if (failure.wait_hint_s) return *failure.wait_hint_s;
+  std::lock_guard<std::mutex> lock(random_mutex_);
+  return backoff_delay_s(options_.backoff, number - 1, random_);
+}
+
 ModelOutcome HttpModelClient::generate(const ModelRequest& request) {
   ModelOutcome outcome;
   const auto start = Clock::now();
   outcome.request_body = api_->body(request, options_.stream);
   HttpRequest http{api_->url(options_.stream), api_->headers(key_), outcome.request_body.dump()};
-  int malformed = 0, limited_failures = 0, other_failures = 0;
+  RetryBudget budget;
   while (true) {
     {
       std::lock_guard<std::mutex> lock(stop_mutex_);
@@ -105,31 +131,7 @@ ModelOutcome HttpModelClient::generate(const ModelRequest& request) {
       break;
     }
     ApiFailure failure = *reply.failure;
-    malformed += reply.malformed ? 1 : 0;
-    const bool limited = is_rate_limit(failure.http_status);
-    if (limited) {
-      limit_.on_rate_limited();
-      limited_failures += 1;
-    } else {
-      other_failures += 1;
-    }
-    if (failure.kind == FailureKind::retry) {
-      if (malformed >= kMaxMalformed) failure.kind = FailureKind::fail_sample;
-      if (limited ? limited_failures >= options_.max_attempts : other_failures >= options_.max_attempts_other)
-        failure.kind = FailureKind::fail_sample, failure.message += " (gave up after " + std::to_string(number) + " attempts)";
-    }
-    double wait_s = 0;
-    if (failure.kind == FailureKind::retry) {
-      if (failure.wait_hint_s && *failure.wait_hint_s > options_.backoff.max_hint_s) {
-        failure.kind = FailureKind::stop_provider;
-        failure.message += " (asked to wait " + std::to_string(static_cast<long>(*failure.wait_hint_s)) + " s)";
-      } else if (failure.wait_hint_s) {
-        wait_s = *failure.wait_hint_s;
-      } else {
-        std::lock_guard<std::mutex> lock(random_mutex_);
-        wait_s = backoff_delay_s(options_.backoff, number - 1, random_);
-      }
-    }
+    const double wait_s = plan_retry(failure, reply.malformed, number, budget);
     spdlog::log(failure.kind == FailureKind::retry ? spdlog::level::debug : spdlog::level::warn,
                 "model: {} {} attempt {}: {} -> {}{}", spec_.text, request.label, number, failure.message,
                 failure_kind_name(failure.kind),

@@ -42,7 +42,14 @@ class HttpModelClient : public ModelClient {
   int in_flight() const override { return limit_.in_flight(); }
 
  private:
+  struct RetryBudget {
+    int limited = 0;    // 429, 503, 529 so far
+    int other = 0;      // other failures so far
+    int malformed = 0;  // 200s that did not parse
+  };
   ParsedReply attempt(const HttpRequest& http, ModelOutcome& outcome);
+  /// Settles a failed attempt's class against the budget; returns the wait before the next one.
+  double plan_retry(ApiFailure& failure, bool malformed, int number, RetryBudget& budget);
   bool wait(double seconds) const;  // false when cancelled
 
   ModelSpec spec_;
