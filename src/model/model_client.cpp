@@ -132,7 +132,8 @@ ModelOutcome HttpModelClient::generate(const ModelRequest& request) {
     }
     ApiFailure failure = *reply.failure;
     const double wait_s = plan_retry(failure, reply.malformed, number, budget);
-    spdlog::log(failure.kind == FailureKind::retry ? spdlog::level::debug : spdlog::level::warn,
+    const bool cancelled = options_.cancel && options_.cancel->load();
+    spdlog::log(failure.kind == FailureKind::retry || cancelled ? spdlog::level::debug : spdlog::level::warn,
                 "model: {} {} attempt {}: {} -> {}{}", spec_.text, request.label, number, failure.message,
                 failure_kind_name(failure.kind),
                 failure.kind == FailureKind::retry ? fmt::format(", retry in {:.2f} s", wait_s) : "");

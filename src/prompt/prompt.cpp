@@ -23,6 +23,12 @@ std::string read_text(const std::filesystem::path& path, const std::string& what
   return text.str();
 }
 
+bool has_inout(const problem::ProblemSpec& spec) {
+  for (const auto& tensor : spec.outputs)
+    if (tensor.inout) return true;
+  return false;
+}
+
 std::string with_final_newline(std::string text) {
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
@@ -61,6 +67,7 @@ Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setti
       {"dtype", std::string(dtype_name(setting.dtype))},
       {"dims", dims_line(setting.dims)},
       {"arguments", arguments_text(spec, setting.world, setting.dtype, setting.dims)},
+      {"has_inout", has_inout(spec) ? "yes" : ""},
       {"scalars", scalars_text(spec)},
       {"groups", groups_text(spec, setting.world, setting.dims)},
       {"check_note", spec.check_note},
