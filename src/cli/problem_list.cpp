@@ -17,7 +17,8 @@ bool is_number(const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index, const std::string& text) {
+std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index,
+                                            const std::string& text) {
   if (text == "all") return index.keys();
   std::vector<std::string> keys;
   auto add = [&keys](const std::string& key) {
@@ -27,7 +28,8 @@ std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index, 
   std::string item;
   while (std::getline(items, item, ',')) {
     const std::size_t dash = item.find('-');
-    if (dash != std::string::npos && is_number(item.substr(0, dash)) && is_number(item.substr(dash + 1))) {
+    if (dash != std::string::npos && is_number(item.substr(0, dash)) &&
+        is_number(item.substr(dash + 1))) {
       const int first = std::stoi(item.substr(0, dash)), last = std::stoi(item.substr(dash + 1));
       if (first > last) throw UsageError("--problems " + text + ": range " + item + " is empty");
       bool any = false;
@@ -45,7 +47,8 @@ std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index, 
       throw UsageError("--problems " + text + ": " + error.what());
     }
   }
-  if (keys.empty()) throw UsageError("--problems: expected all or a list such as 1-8,13, got nothing");
+  if (keys.empty())
+    throw UsageError("--problems: expected all or a list such as 1-8,13, got nothing");
   return keys;
 }
 

@@ -9,6 +9,7 @@
 namespace pkb::cli {
 
 /// Problem keys in the order given, without duplicates. Throws pkb::UsageError naming --problems.
-std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index, const std::string& text);
+std::vector<std::string> parse_problem_list(const problem::ProblemIndex& index,
+                                            const std::string& text);
 
 }  // namespace pkb::cli

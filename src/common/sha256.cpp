@@ -34,8 +34,10 @@ void compress(std::array<std::uint32_t, 8>& state, const unsigned char* block) {
   std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
   std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
   for (int t = 0; t < 64; ++t) {
-    const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[t] + w[t];
-    const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    const std::uint32_t t1 =
+        h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[t] + w[t];
+    const std::uint32_t t2 =
+        (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     h = g;
     g = f;
     f = e;
@@ -64,8 +66,10 @@ std::string sha256_hex(std::string_view bytes) {
   const std::uint64_t bit_length = static_cast<std::uint64_t>(bytes.size()) * 8;
   data.push_back(0x80);
   while (data.size() % 64 != 56) data.push_back(0);
-  for (int shift = 56; shift >= 0; shift -= 8) data.push_back(static_cast<unsigned char>(bit_length >> shift));
-  for (std::size_t offset = 0; offset < data.size(); offset += 64) compress(state, data.data() + offset);
+  for (int shift = 56; shift >= 0; shift -= 8)
+    data.push_back(static_cast<unsigned char>(bit_length >> shift));
+  for (std::size_t offset = 0; offset < data.size(); offset += 64)
+    compress(state, data.data() + offset);
   static const char kHex[] = "0123456789abcdef";
   std::string out;
   for (std::uint32_t word : state)

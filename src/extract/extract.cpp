@@ -3,9 +3,8 @@
 // explaining does not), a json block that parses as an object (an illustrative snippet does not).
 #include "src/extract/extract.h"
 
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "src/extract/fence_scanner.h"
 
@@ -21,7 +20,9 @@ Kind kind_of(const std::string& language, bool& alias) {
   return Kind::other;
 }
 
-bool is_cuda_candidate(const std::string& body) { return body.find("__global__") != std::string::npos; }
+bool is_cuda_candidate(const std::string& body) {
+  return body.find("__global__") != std::string::npos;
+}
 
 bool is_json_candidate(const std::string& body) {
   const auto parsed = nlohmann::json::parse(body, nullptr, false);
@@ -77,7 +78,8 @@ Choice choose(const std::vector<FencedBlock>& blocks, Kind kind, int& count) {
   };
   if (!candidate(*choice.block)) return choice;
   for (std::size_t index = 0; index + 1 < closed.size(); ++index)
-    if (closed[index]->body != choice.block->body && candidate(*closed[index])) choice.ambiguous = true;
+    if (closed[index]->body != choice.block->body && candidate(*closed[index]))
+      choice.ambiguous = true;
   return choice;
 }
 
@@ -103,8 +105,9 @@ Extraction extract_solution(const std::string& visible_text, bool truncated) {
   Extraction out;
   const std::string text = strip_think_spans(visible_text);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    return fail(out, truncated ? FormatReason::truncated : FormatReason::empty_answer,
-                truncated ? "truncated (max tokens) before any visible answer" : "the answer is empty");
+    return fail(
+        out, truncated ? FormatReason::truncated : FormatReason::empty_answer,
+        truncated ? "truncated (max tokens) before any visible answer" : "the answer is empty");
   const auto blocks = scan_fenced_blocks(text);
   const Choice cuda = choose(blocks, Kind::cuda, out.cuda_blocks);
   const Choice json = choose(blocks, Kind::json, out.json_blocks);
@@ -112,26 +115,32 @@ Extraction extract_solution(const std::string& visible_text, bool truncated) {
 
   // A truncated answer whose blocks are incomplete failed because of the cap, not its format.
   if (truncated && (!cuda.block || !json.block || any_unclosed))
-    return fail(out, FormatReason::truncated,
-                "truncated (max tokens)" + std::string(any_unclosed ? " inside an unclosed ```" +
-                                                                          blocks.back().language + " block"
-                                                                    : ""));
-  if ((!cuda.block && cuda.unclosed) || (!json.block && json.unclosed) || (any_unclosed && (!cuda.block || !json.block)))
+    return fail(
+        out, FormatReason::truncated,
+        "truncated (max tokens)" +
+            std::string(any_unclosed ? " inside an unclosed ```" + blocks.back().language + " block"
+                                     : ""));
+  if ((!cuda.block && cuda.unclosed) || (!json.block && json.unclosed) ||
+      (any_unclosed && (!cuda.block || !json.block)))
     return fail(out, FormatReason::unclosed_fence,
                 "the ```" + blocks.back().language + " block opened on line " +
                     std::to_string(blocks.back().first_line) + " is never closed");
   if (!cuda.block)
     return fail(out, FormatReason::missing_cuda_block,
-                "no closed ```cuda block (" + std::to_string(blocks.size()) + " fenced blocks in the answer)");
+                "no closed ```cuda block (" + std::to_string(blocks.size()) +
+                    " fenced blocks in the answer)");
   if (!json.block)
     return fail(out, FormatReason::missing_json_block,
-                "no closed ```json block (" + std::to_string(blocks.size()) + " fenced blocks in the answer)");
+                "no closed ```json block (" + std::to_string(blocks.size()) +
+                    " fenced blocks in the answer)");
   if (cuda.ambiguous)
-    return fail(out, FormatReason::multiple_cuda_blocks,
-                std::to_string(out.cuda_blocks) + " different ```cuda blocks define kernels; give one");
+    return fail(
+        out, FormatReason::multiple_cuda_blocks,
+        std::to_string(out.cuda_blocks) + " different ```cuda blocks define kernels; give one");
   if (json.ambiguous)
-    return fail(out, FormatReason::multiple_json_blocks,
-                std::to_string(out.json_blocks) + " different ```json blocks hold a plan; give one");
+    return fail(
+        out, FormatReason::multiple_json_blocks,
+        std::to_string(out.json_blocks) + " different ```json blocks hold a plan; give one");
   out.cuda = cuda.block->body;
   out.plan_json = json.block->body;
   out.cuda_alias_used = cuda.alias;
@@ -141,7 +150,8 @@ Extraction extract_solution(const std::string& visible_text, bool truncated) {
   } catch (const nlohmann::json::parse_error& error) {
     return fail(out, FormatReason::invalid_json,
                 "the ```json block (line " + std::to_string(json.block->first_line) +
-                    ") does not parse: at " + position_text(out.plan_json, error.byte > 0 ? error.byte - 1 : 0));
+                    ") does not parse: at " +
+                    position_text(out.plan_json, error.byte > 0 ? error.byte - 1 : 0));
   }
   out.message = "found ```" + cuda.block->language + " (" + std::to_string(out.cuda_blocks) +
                 " closed) and ```json (" + std::to_string(out.json_blocks) + " closed)";

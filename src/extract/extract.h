@@ -11,11 +11,11 @@ namespace pkb::extract {
 
 /// Enumerators equal their serialized names (samples.jsonl `format_reason`).
 enum class FormatReason {
-  empty_answer,          // no visible text at all
-  refused,               // the provider said the model refused
-  filtered,              // the provider withheld the answer (content filter, safety)
-  truncated,             // the answer hit the token cap before its blocks were complete
-  unclosed_fence,        // a required block's fence never closed, and the answer was not truncated
+  empty_answer,    // no visible text at all
+  refused,         // the provider said the model refused
+  filtered,        // the provider withheld the answer (content filter, safety)
+  truncated,       // the answer hit the token cap before its blocks were complete
+  unclosed_fence,  // a required block's fence never closed, and the answer was not truncated
   missing_cuda_block,
   missing_json_block,
   multiple_cuda_blocks,  // two different closed blocks that each define kernels
@@ -32,7 +32,7 @@ struct Extraction {
   std::string plan_json;              // the plan text as written
   int cuda_blocks = 0;                // closed blocks of each kind seen in the visible answer
   int json_blocks = 0;
-  bool cuda_alias_used = false;       // the block was tagged cu or cuh rather than cuda
+  bool cuda_alias_used = false;  // the block was tagged cu or cuh rather than cuda
 
   bool ok() const { return !error.has_value(); }
 };

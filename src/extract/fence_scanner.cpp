@@ -86,7 +86,8 @@ std::vector<FencedBlock> scan_fenced_blocks(const std::string& text) {
       block.language = first_word_lower(block.info);
       block.first_line = static_cast<int>(index) + 1;
       blocks.push_back(block);
-    } else if (is_fence && fence.mark == open.mark && fence.length >= open.length && trim(fence.rest).empty()) {
+    } else if (is_fence && fence.mark == open.mark && fence.length >= open.length &&
+               trim(fence.rest).empty()) {
       blocks.back().closed = true;
       in_block = false;
     } else {
@@ -103,7 +104,8 @@ std::string strip_think_spans(const std::string& text) {
   // A close tag before any open tag: the span began in the chat template, before the answer.
   const std::size_t first_open = text.find(kOpen);
   const std::size_t first_close = text.find(kClose);
-  if (first_close != std::string::npos && (first_open == std::string::npos || first_close < first_open))
+  if (first_close != std::string::npos &&
+      (first_open == std::string::npos || first_close < first_open))
     pos = first_close + kClose.size();
   while (pos < text.size()) {
     const std::size_t open = text.find(kOpen, pos);

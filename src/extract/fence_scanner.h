@@ -9,11 +9,11 @@
 namespace pkb::extract {
 
 struct FencedBlock {
-  std::string info;       // the whole info string, trimmed ("cuda title=\"k.cu\"")
-  std::string language;   // its first word, lowercased ("cuda")
-  std::string body;       // the lines between the fences, each ending in '\n'
-  bool closed = false;    // false: the fence ran to the end of the text
-  int first_line = 0;     // 1-based line of the opening fence
+  std::string info;      // the whole info string, trimmed ("cuda title=\"k.cu\"")
+  std::string language;  // its first word, lowercased ("cuda")
+  std::string body;      // the lines between the fences, each ending in '\n'
+  bool closed = false;   // false: the fence ran to the end of the text
+  int first_line = 0;    // 1-based line of the opening fence
 };
 
 /// Every fenced block of `text`, in order. Line ends may be LF, CRLF or CR.

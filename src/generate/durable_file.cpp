@@ -1,4 +1,5 @@
-// POSIX I/O rather than streams: fsync needs the descriptor, and O_APPEND makes each line one write.
+// POSIX I/O rather than streams: fsync needs the descriptor, and O_APPEND makes each line one
+// write.
 #include "src/generate/durable_file.h"
 
 #include <fcntl.h>
@@ -34,7 +35,8 @@ void write_all(int fd, const std::string& content, const std::filesystem::path& 
 void write_file_atomic(const std::filesystem::path& path, const std::string& content, bool sync) {
   static std::atomic<unsigned> counter{0};
   std::filesystem::create_directories(path.parent_path());
-  const std::filesystem::path temp = path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const std::filesystem::path temp =
+      path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(temp.string() + ": cannot create: " + std::strerror(errno));
   write_all(fd, content, temp);

@@ -3,11 +3,10 @@
 // Only those two are flushed to disk (fsync); the solution files are derived from the entry.
 #include "src/generate/generator.h"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 #include "src/common/error.h"
 #include "src/extract/extract.h"
@@ -39,18 +38,23 @@ void check_out_dir(const GenerateConfig& config) {
   if (::access(out.c_str(), W_OK) != 0) throw UsageError(flag + ": not writable");
   const auto run_json = out / "run.json";
   if (std::filesystem::exists(run_json)) {
-    if (!config.resume) throw UsageError(flag + ": already holds a run (run.json); pass --resume to continue it");
+    if (!config.resume)
+      throw UsageError(flag + ": already holds a run (run.json); pass --resume to continue it");
     const auto existing = nlohmann::json::parse(read_file(run_json), nullptr, false);
     if (existing.is_discarded() || !existing.contains("fingerprint"))
-      throw InputError(run_json.string() + ": fingerprint: expected the settings of a pkb generate run, got none");
+      throw InputError(run_json.string() +
+                       ": fingerprint: expected the settings of a pkb generate run, got none");
     for (const auto& [name, value] : config.fingerprint.items())
       if (!existing["fingerprint"].contains(name) || existing["fingerprint"][name] != value)
         throw UsageError("--resume: " + out.string() + " was generated with " + name + " = " +
-                         (existing["fingerprint"].contains(name) ? existing["fingerprint"][name].dump() : "(unset)") +
+                         (existing["fingerprint"].contains(name)
+                              ? existing["fingerprint"][name].dump()
+                              : "(unset)") +
                          ", not " + value.dump());
-  } else if (!std::filesystem::is_empty(out) && !(std::filesystem::exists(out / ".lock") &&
-                                                  std::distance(std::filesystem::directory_iterator(out),
-                                                                std::filesystem::directory_iterator()) == 1)) {
+  } else if (!std::filesystem::is_empty(out) &&
+             !(std::filesystem::exists(out / ".lock") &&
+               std::distance(std::filesystem::directory_iterator(out),
+                             std::filesystem::directory_iterator()) == 1)) {
     throw UsageError(flag + ": not empty and holds no run.json; choose an empty or new directory");
   }
 }
@@ -58,7 +62,9 @@ void check_out_dir(const GenerateConfig& config) {
 nlohmann::json run_json(const GenerateConfig& config, const std::string& started) {
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& problem : config.problems)
-    problems.push_back({{"key", problem.key}, {"world", problem.world}, {"dtype", dtype_name(problem.dtype)},
+    problems.push_back({{"key", problem.key},
+                        {"world", problem.world},
+                        {"dtype", dtype_name(problem.dtype)},
                         {"prompt_sha256", problem.prompt.sha256}});
   nlohmann::json doc = config.run_info;
   doc["schema_version"] = kResultsSchema;
@@ -74,15 +80,26 @@ nlohmann::json run_json(const GenerateConfig& config, const std::string& started
 
 class Worker {
  public:
-  Worker(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats, SamplesLog& log)
-      : config_(config), client_(client), stats_(stats), log_(log), cache_(config.out / "responses") {}
+  Worker(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats,
+         SamplesLog& log)
+      : config_(config),
+        client_(client),
+        stats_(stats),
+        log_(log),
+        cache_(config.out / "responses") {}
 
   void process(const WorkItem& item) {
     const ProblemPrompt& problem = *item.problem;
-    const CacheKey key = make_cache_key(config_.model, problem.prompt.sha256, config_.params, item.sample);
-    nlohmann::json record = {{"schema_version", kResultsSchema}, {"problem", problem.key}, {"problem_id", problem.id},
-                             {"sample", item.sample}, {"turn", 0}, {"world", problem.world},
-                             {"dtype", dtype_name(problem.dtype)}, {"prompt_sha256", problem.prompt.sha256},
+    const CacheKey key =
+        make_cache_key(config_.model, problem.prompt.sha256, config_.params, item.sample);
+    nlohmann::json record = {{"schema_version", kResultsSchema},
+                             {"problem", problem.key},
+                             {"problem_id", problem.id},
+                             {"sample", item.sample},
+                             {"turn", 0},
+                             {"world", problem.world},
+                             {"dtype", dtype_name(problem.dtype)},
+                             {"prompt_sha256", problem.prompt.sha256},
                              {"cache_key", key.sha256}};
     std::optional<CacheEntry> entry = cache_.load(key);
     const bool from_cache = entry.has_value();
@@ -96,7 +113,8 @@ class Worker {
       request.sample_index = item.sample;
       request.label = problem.key + "#" + std::to_string(item.sample);
       outcome = client_.generate(request);
-      if (!outcome.ok() && config_.cancel && config_.cancel->load()) return;  // asked again on --resume
+      if (!outcome.ok() && config_.cancel && config_.cancel->load())
+        return;  // asked again on --resume
       record["attempts"] = outcome.attempts.size();
       record["latency_s"] = outcome.latency_s;
       record["request_id"] = outcome.request_id;
@@ -108,8 +126,15 @@ class Worker {
         finish(record, "api_error");
         return;
       }
-      entry = CacheEntry{key, outcome.request_body, outcome.http_status, outcome.request_id, outcome.raw_response,
-                         *outcome.result, static_cast<int>(outcome.attempts.size()), outcome.latency_s, utc_now_iso()};
+      entry = CacheEntry{key,
+                         outcome.request_body,
+                         outcome.http_status,
+                         outcome.request_id,
+                         outcome.raw_response,
+                         *outcome.result,
+                         static_cast<int>(outcome.attempts.size()),
+                         outcome.latency_s,
+                         utc_now_iso()};
       cache_.store(*entry);
     } else {
       record["attempts"] = 0;
@@ -121,7 +146,8 @@ class Worker {
   }
 
  private:
-  void describe_answer(const ProblemPrompt& problem, int sample, const CacheEntry& entry, nlohmann::json& record) {
+  void describe_answer(const ProblemPrompt& problem, int sample, const CacheEntry& entry,
+                       nlohmann::json& record) {
     const model::ModelResult& result = entry.result;
     record["model"] = result.model;
     note_resolved_model(result.model);
@@ -132,8 +158,9 @@ class Worker {
     if (result.usage.output) stats_.output_tokens += *result.usage.output;
     const std::string dir = sample_dir(problem, sample);
     write_file_atomic(config_.out / dir / "answer.md", result.text, false);
-    nlohmann::json artifacts = {{"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
-                                {"answer", dir + "/answer.md"}};
+    nlohmann::json artifacts = {
+        {"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
+        {"answer", dir + "/answer.md"}};
     extract::Extraction extraction;
     if (result.stop == model::StopReason::refused) {
       extraction.error = extract::FormatReason::refused;
@@ -142,7 +169,8 @@ class Worker {
       extraction.error = extract::FormatReason::filtered;
       extraction.message = "the provider withheld the answer (" + result.raw_stop + ")";
     } else {
-      extraction = extract::extract_solution(result.text, result.stop == model::StopReason::truncated);
+      extraction =
+          extract::extract_solution(result.text, result.stop == model::StopReason::truncated);
     }
     record["cuda_blocks"] = extraction.cuda_blocks;
     record["json_blocks"] = extraction.json_blocks;
@@ -159,7 +187,10 @@ class Worker {
       artifacts["plan"] = dir + "/plan.json";
     }
     record["artifacts"] = artifacts;
-    finish(record, extraction.ok() ? "" : "format_error: " + std::string(extract::format_reason_name(*extraction.error)));
+    finish(record,
+           extraction.ok()
+               ? ""
+               : "format_error: " + std::string(extract::format_reason_name(*extraction.error)));
     if (record.value("from_cache", false)) ++stats_.cached;
   }
 
@@ -170,8 +201,11 @@ class Worker {
     if (stats_.resolved_model.empty()) {
       stats_.resolved_model = model;
     } else if (stats_.resolved_model != model) {
-      spdlog::warn("generate: the provider answered as {} after {}: the model alias moved during the run; pin a "
-                   "model id to compare like with like", model, stats_.resolved_model);
+      spdlog::warn(
+          "generate: the provider answered as {} after {}: the model alias moved during the run; "
+          "pin a "
+          "model id to compare like with like",
+          model, stats_.resolved_model);
       stats_.resolved_model = model;
     }
   }
@@ -197,7 +231,8 @@ class Worker {
 
 }  // namespace
 
-GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats) {
+GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient& client,
+                               GenerateStats& stats) {
   check_out_dir(config);
   RunLock lock(config.out);
   const std::string started = utc_now_iso();
@@ -207,8 +242,10 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   int resumed = 0;
   for (const auto& problem : config.problems)
     for (int sample = 0; sample < config.samples; ++sample) {
-      if (resume.finished.count({problem.key, sample})) ++resumed;
-      else work.push_back({&problem, sample});
+      if (resume.finished.count({problem.key, sample}))
+        ++resumed;
+      else
+        work.push_back({&problem, sample});
     }
   stats.total = static_cast<int>(work.size()) + resumed;
   stats.resumed = resumed;
@@ -250,9 +287,10 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
     (kind == "api_error" ? summary.api_errors : summary.format_errors) += count;
   summary.cancelled = config.cancel && config.cancel->load();
   doc["finished"] = utc_now_iso();
-  doc["summary"] = {{"total", summary.total}, {"resumed", summary.resumed}, {"generated", summary.generated},
-                    {"format_errors", summary.format_errors}, {"api_errors", summary.api_errors},
-                    {"from_cache", summary.cached}, {"cancelled", summary.cancelled}};
+  doc["summary"] = {{"total", summary.total},           {"resumed", summary.resumed},
+                    {"generated", summary.generated},   {"format_errors", summary.format_errors},
+                    {"api_errors", summary.api_errors}, {"from_cache", summary.cached},
+                    {"cancelled", summary.cancelled}};
   write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
   return summary;
 }

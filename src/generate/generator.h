@@ -11,10 +11,9 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/common/dtype.h"
 #include "src/generate/response_cache.h"
@@ -42,7 +41,8 @@ struct GenerateConfig {
   int jobs = 1;
   std::filesystem::path out;
   bool resume = false;
-  /// Everything that makes two runs comparable; --resume refuses a directory whose run.json differs.
+  /// Everything that makes two runs comparable; --resume refuses a directory whose run.json
+  /// differs.
   nlohmann::json fingerprint;
   /// More for run.json (command line, versions, flags); never holds a key.
   nlohmann::json run_info;
@@ -70,6 +70,7 @@ struct GenerateSummary {
 /// Checks and prepares `config.out` (throws pkb::UsageError for an unwritable directory, one that
 /// holds another run without --resume, a --resume whose settings differ, or one locked by another
 /// process) before anything is written, then runs. Failed samples are values in samples.jsonl.
-GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats);
+GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient& client,
+                               GenerateStats& stats);
 
 }  // namespace pkb::generate

@@ -20,7 +20,8 @@ class ReplayClient : public model::ModelClient {
 
  private:
   std::filesystem::path dir_;
-  std::map<std::pair<std::string, int>, std::filesystem::path> index_;  // (prompt sha256, sample) -> file
+  std::map<std::pair<std::string, int>, std::filesystem::path>
+      index_;  // (prompt sha256, sample) -> file
 };
 
 }  // namespace pkb::generate

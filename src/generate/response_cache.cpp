@@ -19,8 +19,8 @@ std::string utc_now_iso() {
   return text;
 }
 
-CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_sha256, const SamplingParams& params,
-                        int sample_index) {
+CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_sha256,
+                        const SamplingParams& params, int sample_index) {
   nlohmann::json sent = {{"max_tokens", params.max_tokens}};
   if (params.temperature) sent["temperature"] = *params.temperature;
   if (!params.reasoning.empty()) sent["reasoning"] = params.reasoning;
@@ -33,7 +33,8 @@ CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_
                 {"params", sent},
                 {"sample_index", sample_index}};
   // The same model name on two servers is two models; a provider's own default base is not.
-  if (spec.custom_base || spec.provider == model::Provider::openai_compat) key.fields["endpoint"] = spec.base_url;
+  if (spec.custom_base || spec.provider == model::Provider::openai_compat)
+    key.fields["endpoint"] = spec.base_url;
   key.sha256 = sha256_hex(key.fields.dump());
   return key;
 }
@@ -54,7 +55,8 @@ model::ModelResult model_result_from_json(const nlohmann::json& doc) {
   result.text = doc.at("text").get<std::string>();
   result.reasoning_text = doc.value("reasoning_text", "");
   const auto stop = model::parse_stop_reason(doc.at("stop_reason").get<std::string>());
-  if (!stop) throw InputError("stop_reason: expected complete, truncated, refused, filtered or other");
+  if (!stop)
+    throw InputError("stop_reason: expected complete, truncated, refused, filtered or other");
   result.stop = *stop;
   result.raw_stop = doc.value("raw_stop_reason", "");
   result.usage = model::usage_from_json(doc.value("usage", nlohmann::json::object()));
@@ -65,16 +67,11 @@ model::ModelResult model_result_from_json(const nlohmann::json& doc) {
 }
 
 nlohmann::json to_json(const CacheEntry& entry) {
-  return {{"schema_version", kCacheSchema},
-          {"key", entry.key.fields},
-          {"key_sha256", entry.key.sha256},
-          {"created", entry.created},
-          {"request", entry.request_body},
-          {"http_status", entry.http_status},
-          {"request_id", entry.request_id},
-          {"attempts", entry.attempts},
-          {"latency_s", entry.latency_s},
-          {"result", to_json(entry.result)},
+  return {{"schema_version", kCacheSchema},    {"key", entry.key.fields},
+          {"key_sha256", entry.key.sha256},    {"created", entry.created},
+          {"request", entry.request_body},     {"http_status", entry.http_status},
+          {"request_id", entry.request_id},    {"attempts", entry.attempts},
+          {"latency_s", entry.latency_s},      {"result", to_json(entry.result)},
           {"raw_response", entry.raw_response}};
 }
 
@@ -111,7 +108,8 @@ std::optional<CacheEntry> ResponseCache::load(const CacheKey& key) const {
   const auto doc = nlohmann::json::parse(read_file(path), nullptr, false);
   if (doc.is_discarded()) return std::nullopt;
   CacheEntry entry = cache_entry_from_json(doc, path.string());
-  if (entry.key.fields != key.fields) return std::nullopt;  // a hash collision, or a hand-edited file
+  if (entry.key.fields != key.fields)
+    return std::nullopt;  // a hash collision, or a hand-edited file
   return entry;
 }
 

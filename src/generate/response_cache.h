@@ -5,10 +5,9 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "src/model/model_name.h"
 #include "src/model/model_result.h"
@@ -29,8 +28,8 @@ struct CacheKey {
   std::string sha256;     // of fields.dump()
 };
 
-CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_sha256, const SamplingParams& params,
-                        int sample_index);
+CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_sha256,
+                        const SamplingParams& params, int sample_index);
 
 /// What a cache file holds: the key, the request sent, the raw reply and the normalized result.
 struct CacheEntry {
@@ -49,7 +48,7 @@ class ResponseCache {
  public:
   explicit ResponseCache(std::filesystem::path dir) : dir_(std::move(dir)) {}  // DIR/responses
   std::filesystem::path path_of(const std::string& key_sha256) const;  // responses/ab/abcd....json
-  void store(const CacheEntry& entry) const;  // atomic
+  void store(const CacheEntry& entry) const;                           // atomic
   std::optional<CacheEntry> load(const CacheKey& key) const;  // empty when absent or unreadable
 
  private:

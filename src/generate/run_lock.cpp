@@ -16,7 +16,9 @@ namespace pkb::generate {
 RunLock::RunLock(const std::filesystem::path& dir) {
   const std::filesystem::path path = dir / ".lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw UsageError("--out " + dir.string() + ": cannot create " + path.string() + ": " + std::strerror(errno));
+  if (fd_ < 0)
+    throw UsageError("--out " + dir.string() + ": cannot create " + path.string() + ": " +
+                     std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd_);
     fd_ = -1;

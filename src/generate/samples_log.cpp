@@ -19,9 +19,11 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
     ++line_number;
     if (line.empty()) continue;
     const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object() || !record.contains("problem") || !record.contains("sample")) {
+    if (record.is_discarded() || !record.is_object() || !record.contains("problem") ||
+        !record.contains("sample")) {
       if (text.peek() != std::char_traits<char>::eof())
-        throw InputError(path.string() + ":" + std::to_string(line_number) + ": not a sample record");
+        throw InputError(path.string() + ":" + std::to_string(line_number) +
+                         ": not a sample record");
       ++state.dropped_torn;
       continue;
     }

@@ -4,11 +4,10 @@
 
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 namespace pkb::generate {
 

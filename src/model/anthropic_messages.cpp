@@ -1,9 +1,8 @@
-// Anthropic Messages: text blocks are the answer, thinking blocks the reasoning. Usage: input_tokens
-// excludes cache reads and writes, so the total input is the sum of the three. A stream is
-// message_start, content blocks, message_delta (stop reason, output tokens), message_stop; an
-// `error` event can come at any time, even after a 200.
+// Anthropic Messages: text blocks are the answer, thinking blocks the reasoning. Usage:
+// input_tokens excludes cache reads and writes, so the total input is the sum of the three. A
+// stream is message_start, content blocks, message_delta (stop reason, output tokens),
+// message_stop; an `error` event can come at any time, even after a 200.
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "src/model/provider_api.h"
@@ -61,9 +60,11 @@ class AnthropicMessages : public ProviderApi {
 
   ParsedReply parse_body(const std::string& text) const override {
     const auto doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return malformed_reply("the body is not a JSON object");
+    if (doc.is_discarded() || !doc.is_object())
+      return malformed_reply("the body is not a JSON object");
     if (string_at(doc, "type") == "error") return error_event_reply(doc["error"], text);
-    if (!doc.contains("content") || !doc["content"].is_array()) return malformed_reply("no content");
+    if (!doc.contains("content") || !doc["content"].is_array())
+      return malformed_reply("no content");
     ModelResult result;
     for (const auto& block : doc["content"]) {
       const std::string type = string_at(block, "type");
@@ -86,13 +87,16 @@ class AnthropicMessages : public ProviderApi {
     bool stopped = false;
     for (const auto& event : parse_sse(transcript)) {
       const auto doc = nlohmann::json::parse(event.data, nullptr, false);
-      if (doc.is_discarded() || !doc.is_object()) return malformed_reply("an event is not a JSON object");
+      if (doc.is_discarded() || !doc.is_object())
+        return malformed_reply("an event is not a JSON object");
       const std::string type = event.event.empty() ? string_at(doc, "type") : event.event;
-      if (type == "error") return error_event_reply(doc.contains("error") ? doc["error"] : doc, event.data);
+      if (type == "error")
+        return error_event_reply(doc.contains("error") ? doc["error"] : doc, event.data);
       if (type == "message_start" && doc.contains("message")) {
         result.model = string_at(doc["message"], "model");
         result.response_id = string_at(doc["message"], "id");
-        if (doc["message"].contains("usage") && doc["message"]["usage"].is_object()) usage.update(doc["message"]["usage"]);
+        if (doc["message"].contains("usage") && doc["message"]["usage"].is_object())
+          usage.update(doc["message"]["usage"]);
       } else if (type == "content_block_start" && doc.contains("content_block")) {
         block_types[doc.value("index", 0)] = string_at(doc["content_block"], "type");
       } else if (type == "content_block_delta" && doc.contains("delta")) {

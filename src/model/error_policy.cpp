@@ -1,5 +1,6 @@
 // Failure classification and waits. Quota and billing 429s are told apart from rate limits by the
-// codes providers use for them; a bare "quota" is not enough (Gemini's per-minute limits say it too).
+// codes providers use for them; a bare "quota" is not enough (Gemini's per-minute limits say it
+// too).
 #include "src/model/error_policy.h"
 
 #include <curl/curl.h>
@@ -8,7 +9,6 @@
 #include <cctype>
 #include <cmath>
 #include <ctime>
-
 #include <nlohmann/json.hpp>
 
 namespace pkb::model {
@@ -17,7 +17,8 @@ namespace {
 constexpr std::size_t kMaxMessage = 300;  // error messages land in one log line and one record
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
@@ -46,12 +47,14 @@ std::string html_summary(const std::string& body) {
 
 bool is_quota(const std::string& text) {
   const std::string low = lower(text);
-  for (const char* marker : {"insufficient_quota", "billing", "spend_limit", "credit_balance", "perday", "per_day"})
+  for (const char* marker :
+       {"insufficient_quota", "billing", "spend_limit", "credit_balance", "perday", "per_day"})
     if (low.find(marker) != std::string::npos) return true;
   return false;
 }
 
-std::optional<double> header_number(const std::map<std::string, std::string>& headers, const std::string& name) {
+std::optional<double> header_number(const std::map<std::string, std::string>& headers,
+                                    const std::string& name) {
   const auto found = headers.find(name);
   if (found == headers.end()) return std::nullopt;
   try {
@@ -63,7 +66,8 @@ std::optional<double> header_number(const std::map<std::string, std::string>& he
   return std::nullopt;
 }
 
-std::optional<double> wait_hint(const std::map<std::string, std::string>& headers, const ErrorBody& error) {
+std::optional<double> wait_hint(const std::map<std::string, std::string>& headers,
+                                const ErrorBody& error) {
   if (auto ms = header_number(headers, "retry-after-ms")) return *ms / 1000.0;
   if (auto seconds = header_number(headers, "retry-after")) return *seconds;
   if (headers.count("retry-after")) {  // an HTTP date
@@ -76,7 +80,8 @@ std::optional<double> wait_hint(const std::map<std::string, std::string>& header
   for (const char* name : {"x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"}) {  // OpenAI
     const auto found = headers.find(name);
     if (found == headers.end()) continue;
-    if (auto seconds = parse_duration_s(found->second)) longest = std::max(longest.value_or(0.0), *seconds);
+    if (auto seconds = parse_duration_s(found->second))
+      longest = std::max(longest.value_or(0.0), *seconds);
   }
   return longest;
 }
@@ -97,12 +102,18 @@ std::optional<double> parse_duration_s(const std::string& text) {
     }
     pos += used;
     std::string unit;
-    while (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos]))) unit += text[pos++];
-    if (unit == "h") total += value * 3600;
-    else if (unit == "m") total += value * 60;
-    else if (unit == "s") total += value;
-    else if (unit == "ms") total += value / 1000;
-    else return std::nullopt;
+    while (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos])))
+      unit += text[pos++];
+    if (unit == "h")
+      total += value * 3600;
+    else if (unit == "m")
+      total += value * 60;
+    else if (unit == "s")
+      total += value;
+    else if (unit == "ms")
+      total += value / 1000;
+    else
+      return std::nullopt;
   }
   return total;
 }
@@ -114,16 +125,19 @@ ErrorBody parse_error_body(const std::string& body) {
     out.message = one_line(html_summary(body));
     return out;
   }
-  const nlohmann::json& error = doc.contains("error") && doc["error"].is_object() ? doc["error"] : doc;
+  const nlohmann::json& error =
+      doc.contains("error") && doc["error"].is_object() ? doc["error"] : doc;
   if (error.contains("message")) out.message = one_line(json_text(error["message"]));
   if (error.contains("type")) out.type = json_text(error["type"]);
   if (error.contains("status")) out.type = json_text(error["status"]);  // Gemini
   if (error.contains("code")) out.code = json_text(error["code"]);
-  if (doc.contains("error") && doc["error"].is_string()) out.message = one_line(doc["error"].get<std::string>());
+  if (doc.contains("error") && doc["error"].is_string())
+    out.message = one_line(doc["error"].get<std::string>());
   if (error.contains("details") && error["details"].is_array()) {
     for (const auto& detail : error["details"]) {
       if (!detail.is_object()) continue;
-      if (detail.value("@type", "").find("RetryInfo") != std::string::npos && detail.contains("retryDelay"))
+      if (detail.value("@type", "").find("RetryInfo") != std::string::npos &&
+          detail.contains("retryDelay"))
         out.retry_delay_s = parse_duration_s(json_text(detail["retryDelay"]));
     }
   }
@@ -132,19 +146,22 @@ ErrorBody parse_error_body(const std::string& body) {
 
 FailureKind classify_error(long status, const ErrorBody& error, const std::string& raw_body) {
   if (status == 401 || status == 402 || status == 403) return FailureKind::stop_provider;
-  if (status == 429 || lower(error.type).find("rate_limit") != std::string::npos || error.type == "RESOURCE_EXHAUSTED")
-    return is_quota(error.type + " " + error.code + " " + raw_body) ? FailureKind::stop_provider : FailureKind::retry;
+  if (status == 429 || lower(error.type).find("rate_limit") != std::string::npos ||
+      error.type == "RESOURCE_EXHAUSTED")
+    return is_quota(error.type + " " + error.code + " " + raw_body) ? FailureKind::stop_provider
+                                                                    : FailureKind::retry;
   const std::string type = lower(error.type);
-  if (status == 408 || status == 409 || status >= 500 || type == "overloaded_error" || type == "api_error" ||
-      type == "server_error" || type == "unavailable" || type == "internal" || type == "deadline_exceeded" ||
-      type == "timeout_error")
+  if (status == 408 || status == 409 || status >= 500 || type == "overloaded_error" ||
+      type == "api_error" || type == "server_error" || type == "unavailable" ||
+      type == "internal" || type == "deadline_exceeded" || type == "timeout_error")
     return FailureKind::retry;
   if (type == "authentication_error" || type == "permission_error" || type == "billing_error")
     return FailureKind::stop_provider;
   return FailureKind::fail_sample;
 }
 
-ApiFailure http_failure(long status, const std::map<std::string, std::string>& headers, const std::string& body) {
+ApiFailure http_failure(long status, const std::map<std::string, std::string>& headers,
+                        const std::string& body) {
   const ErrorBody error = parse_error_body(body);
   ApiFailure failure;
   failure.http_status = static_cast<int>(status);
@@ -160,7 +177,8 @@ ApiFailure http_failure(long status, const std::map<std::string, std::string>& h
 }
 
 double backoff_delay_s(const BackoffPolicy& policy, int retry_index, std::mt19937_64& random) {
-  const double ceiling = std::min(policy.cap_s, policy.base_s * std::pow(2.0, std::min(retry_index, 30)));
+  const double ceiling =
+      std::min(policy.cap_s, policy.base_s * std::pow(2.0, std::min(retry_index, 30)));
   return std::uniform_real_distribution<double>(0.5, 1.0)(random) * ceiling;
 }
 

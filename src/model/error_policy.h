@@ -17,9 +17,9 @@ namespace pkb::model {
 /// {object:"error",message,type,code}. A body that is not JSON (an HTML 502 page) gives its first
 /// words as the message.
 struct ErrorBody {
-  std::string type;     // "rate_limit_error", "RESOURCE_EXHAUSTED", ...
-  std::string code;     // "insufficient_quota", "429", ...
-  std::string message;  // one line
+  std::string type;                     // "rate_limit_error", "RESOURCE_EXHAUSTED", ...
+  std::string code;                     // "insufficient_quota", "429", ...
+  std::string message;                  // one line
   std::optional<double> retry_delay_s;  // Gemini RetryInfo.retryDelay
 };
 ErrorBody parse_error_body(const std::string& body);
@@ -29,7 +29,8 @@ FailureKind classify_error(long status, const ErrorBody& error, const std::strin
 
 /// A non-2xx response as a failure, with its wait hint (retry-after-ms, retry-after, Gemini
 /// retryDelay, x-ratelimit-reset*) and the x-should-retry override applied.
-ApiFailure http_failure(long status, const std::map<std::string, std::string>& headers, const std::string& body);
+ApiFailure http_failure(long status, const std::map<std::string, std::string>& headers,
+                        const std::string& body);
 
 /// Parses "37s", "45.83s", "12ms", "6m0s", "1h2m3.5s" (Go and protobuf durations) into seconds.
 std::optional<double> parse_duration_s(const std::string& text);

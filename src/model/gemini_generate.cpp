@@ -3,7 +3,6 @@
 // alt=sse) has no end marker: the chunk carrying finishReason is the last, and a stream without one
 // was cut.
 #include <cctype>
-
 #include <nlohmann/json.hpp>
 
 #include "src/model/provider_api.h"
@@ -15,7 +14,8 @@ namespace {
 StopReason stop_of(const std::string& raw) {
   if (raw == "STOP") return StopReason::complete;
   if (raw == "MAX_TOKENS") return StopReason::truncated;
-  for (const char* filtered : {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"})
+  for (const char* filtered :
+       {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"})
     if (raw == filtered) return StopReason::filtered;
   return StopReason::other;
 }
@@ -45,11 +45,14 @@ bool add_chunk(const nlohmann::json& doc, ModelResult& result) {
     result.stop = StopReason::filtered;
     return true;
   }
-  if (!doc.contains("candidates") || !doc["candidates"].is_array() || doc["candidates"].empty()) return false;
+  if (!doc.contains("candidates") || !doc["candidates"].is_array() || doc["candidates"].empty())
+    return false;
   const auto& candidate = doc["candidates"][0];
-  if (candidate.contains("content") && candidate["content"].contains("parts") && candidate["content"]["parts"].is_array())
+  if (candidate.contains("content") && candidate["content"].contains("parts") &&
+      candidate["content"]["parts"].is_array())
     for (const auto& part : candidate["content"]["parts"]) {
-      const bool thought = part.contains("thought") && part["thought"].is_boolean() && part["thought"].get<bool>();
+      const bool thought =
+          part.contains("thought") && part["thought"].is_boolean() && part["thought"].get<bool>();
       (thought ? result.reasoning_text : result.text) += string_at(part, "text");
     }
   const std::string finish = string_at(candidate, "finishReason");
@@ -64,7 +67,8 @@ class GeminiGenerate : public ProviderApi {
   explicit GeminiGenerate(ModelSpec spec) : spec_(std::move(spec)) {}
 
   std::string url(bool stream) const override {
-    return spec_.base_url + "/models/" + spec_.model + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+    return spec_.base_url + "/models/" + spec_.model +
+           (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
   }
 
   std::vector<std::string> headers(const std::string& key) const override {
@@ -79,15 +83,18 @@ class GeminiGenerate : public ProviderApi {
       for (char& c : level) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       config["thinkingConfig"] = {{"thinkingLevel", level}, {"includeThoughts", true}};
     }
-    nlohmann::json body = {{"contents", {{{"role", "user"}, {"parts", {{{"text", request.user}}}}}}},
-                           {"generationConfig", config}};
-    if (!request.system.empty()) body["systemInstruction"] = {{"parts", {{{"text", request.system}}}}};
+    nlohmann::json body = {
+        {"contents", {{{"role", "user"}, {"parts", {{{"text", request.user}}}}}}},
+        {"generationConfig", config}};
+    if (!request.system.empty())
+      body["systemInstruction"] = {{"parts", {{{"text", request.system}}}}};
     return body;
   }
 
   ParsedReply parse_body(const std::string& text) const override {
     const auto doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return malformed_reply("the body is not a JSON object");
+    if (doc.is_discarded() || !doc.is_object())
+      return malformed_reply("the body is not a JSON object");
     if (doc.contains("error")) return error_event_reply(doc["error"], text);
     ModelResult result;
     if (!add_chunk(doc, result)) return malformed_reply("no candidate with a finishReason");
@@ -98,7 +105,8 @@ class GeminiGenerate : public ProviderApi {
     ModelResult result;
     for (const auto& event : parse_sse(transcript)) {
       const auto doc = nlohmann::json::parse(event.data, nullptr, false);
-      if (doc.is_discarded() || !doc.is_object()) return malformed_reply("an event is not a JSON object");
+      if (doc.is_discarded() || !doc.is_object())
+        return malformed_reply("an event is not a JSON object");
       if (doc.contains("error")) return error_event_reply(doc["error"], event.data);
       if (add_chunk(doc, result)) return {result, std::nullopt, false};
     }

@@ -40,7 +40,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   const std::size_t colon = line.find(':');
   if (colon == std::string::npos) return size * count;
   std::string name = line.substr(0, colon);
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   std::string value = line.substr(colon + 1);
   const std::size_t begin = value.find_first_not_of(" \t");
   const std::size_t end = value.find_last_not_of(" \t\r\n");
@@ -56,10 +57,13 @@ struct ThreadMulti {
   ~ThreadMulti() { curl_multi_cleanup(multi); }
 };
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 long elapsed_ms(Clock::time_point since) {
-  return static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count());
+  return static_cast<long>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count());
 }
 
 }  // namespace
@@ -69,7 +73,8 @@ void http_global_init() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts, const std::atomic<bool>* cancel) {
+HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts,
+                       const std::atomic<bool>* cancel) {
   http_global_init();
   HttpResponse response;
   const auto start = Clock::now();
@@ -100,7 +105,8 @@ HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts,
   while (true) {
     curl_multi_perform(multi, &running);
     if (running == 0) break;
-    if (cancel && cancel->load()) abort_reason = "cancelled";
+    if (cancel && cancel->load())
+      abort_reason = "cancelled";
     else if (timeouts.stall_ms > 0 && elapsed_ms(transfer.last_byte) > timeouts.stall_ms)
       abort_reason = "stalled: no data for " + std::to_string(timeouts.stall_ms) + " ms";
     else if (timeouts.overall_ms > 0 && elapsed_ms(start) > timeouts.overall_ms)

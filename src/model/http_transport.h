@@ -12,8 +12,8 @@ namespace pkb::model {
 
 struct HttpTimeouts {
   int connect_ms = 10000;
-  int stall_ms = 0;     // 0: none
-  int overall_ms = 0;   // 0: none
+  int stall_ms = 0;    // 0: none
+  int overall_ms = 0;  // 0: none
 };
 
 struct HttpRequest {

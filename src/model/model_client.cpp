@@ -2,16 +2,16 @@
 // again, within the attempt budget of the failure's class. Each attempt is one log line.
 #include "src/model/model_client.h"
 
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <thread>
-
-#include <spdlog/spdlog.h>
 
 namespace pkb::model {
 namespace {
 
-constexpr int kMaxMalformed = 2;    // a 200 with bad JSON: retried once, then the sample fails
-constexpr int kWaitSliceMs = 20;    // how often a backoff wait looks at the cancel flag
+constexpr int kMaxMalformed = 2;  // a 200 with bad JSON: retried once, then the sample fails
+constexpr int kWaitSliceMs = 20;  // how often a backoff wait looks at the cancel flag
 
 using Clock = std::chrono::steady_clock;
 
@@ -48,7 +48,8 @@ bool HttpModelClient::wait(double seconds) const {
 
 ParsedReply HttpModelClient::attempt(const HttpRequest& http, ModelOutcome& outcome) {
   HttpTimeouts timeouts = options_.timeouts;
-  if (!options_.stream) timeouts.stall_ms = 0;  // a non-streamed reply sends nothing until it is done
+  if (!options_.stream)
+    timeouts.stall_ms = 0;  // a non-streamed reply sends nothing until it is done
   HttpResponse response;
   {
     ConcurrencySlot slot(limit_);
@@ -69,8 +70,9 @@ ParsedReply HttpModelClient::attempt(const HttpRequest& http, ModelOutcome& outc
     reply.failure = http_failure(response.status, response.headers, response.body);
   } else {
     // A server may answer a streamed request with a plain JSON body (some proxies do).
-    const bool sse = response.headers.count("content-type") &&
-                     response.headers.at("content-type").find("text/event-stream") != std::string::npos;
+    const bool sse =
+        response.headers.count("content-type") &&
+        response.headers.at("content-type").find("text/event-stream") != std::string::npos;
     reply = sse ? api_->parse_stream(response.body) : api_->parse_body(response.body);
     if (reply.result && log.request_id.empty()) log.request_id = reply.result->response_id;
   }
@@ -80,7 +82,8 @@ ParsedReply HttpModelClient::attempt(const HttpRequest& http, ModelOutcome& outc
   return reply;
 }
 
-double HttpModelClient::plan_retry(ApiFailure& failure, bool malformed, int number, RetryBudget& budget) {
+double HttpModelClient::plan_retry(ApiFailure& failure, bool malformed, int number,
+                                   RetryBudget& budget) {
   budget.malformed += malformed ? 1 : 0;
   const bool limited = is_rate_limit(failure.http_status);
   if (limited) {
@@ -91,14 +94,16 @@ double HttpModelClient::plan_retry(ApiFailure& failure, bool malformed, int numb
   }
   if (failure.kind != FailureKind::retry) return 0;
   if (budget.malformed >= kMaxMalformed) failure.kind = FailureKind::fail_sample;
-  if (limited ? budget.limited >= options_.max_attempts : budget.other >= options_.max_attempts_other) {
+  if (limited ? budget.limited >= options_.max_attempts
+              : budget.other >= options_.max_attempts_other) {
     failure.kind = FailureKind::fail_sample;
     failure.message += " (gave up after " + std::to_string(number) + " attempts)";
   }
   if (failure.kind != FailureKind::retry) return 0;
   if (failure.wait_hint_s && *failure.wait_hint_s > options_.backoff.max_hint_s) {
     failure.kind = FailureKind::stop_provider;  // waiting that long is stopping; say so
-    failure.message += " (asked to wait " + std::to_string(static_cast<long>(*failure.wait_hint_s)) + " s)";
+    failure.message +=
+        " (asked to wait " + std::to_string(static_cast<long>(*failure.wait_hint_s)) + " s)";
     return 0;
   }
   if (failure.wait_hint_s) return *failure.wait_hint_s;
@@ -116,7 +121,8 @@ ModelOutcome HttpModelClient::generate(const ModelRequest& request) {
     {
       std::lock_guard<std::mutex> lock(stop_mutex_);
       if (!stopped_.empty()) {
-        outcome.failure = ApiFailure{FailureKind::stop_provider, "provider stopped: " + stopped_, 0, std::nullopt};
+        outcome.failure = ApiFailure{FailureKind::stop_provider, "provider stopped: " + stopped_, 0,
+                                     std::nullopt};
         break;
       }
     }
@@ -125,18 +131,21 @@ ModelOutcome HttpModelClient::generate(const ModelRequest& request) {
     if (reply.result) {
       limit_.on_success();
       outcome.result = std::move(reply.result);
-      spdlog::debug("model: {} {} attempt {}: HTTP {} {} ({:.2f} s, request {})", spec_.text, request.label, number,
-                    outcome.http_status, stop_reason_name(outcome.result->stop), outcome.attempts.back().latency_s,
+      spdlog::debug("model: {} {} attempt {}: HTTP {} {} ({:.2f} s, request {})", spec_.text,
+                    request.label, number, outcome.http_status,
+                    stop_reason_name(outcome.result->stop), outcome.attempts.back().latency_s,
                     outcome.request_id);
       break;
     }
     ApiFailure failure = *reply.failure;
     const double wait_s = plan_retry(failure, reply.malformed, number, budget);
     const bool cancelled = options_.cancel && options_.cancel->load();
-    spdlog::log(failure.kind == FailureKind::retry || cancelled ? spdlog::level::debug : spdlog::level::warn,
-                "model: {} {} attempt {}: {} -> {}{}", spec_.text, request.label, number, failure.message,
-                failure_kind_name(failure.kind),
-                failure.kind == FailureKind::retry ? fmt::format(", retry in {:.2f} s", wait_s) : "");
+    spdlog::log(
+        failure.kind == FailureKind::retry || cancelled ? spdlog::level::debug
+                                                        : spdlog::level::warn,
+        "model: {} {} attempt {}: {} -> {}{}", spec_.text, request.label, number, failure.message,
+        failure_kind_name(failure.kind),
+        failure.kind == FailureKind::retry ? fmt::format(", retry in {:.2f} s", wait_s) : "");
     if (failure.kind == FailureKind::stop_provider) {
       std::lock_guard<std::mutex> lock(stop_mutex_);
       if (stopped_.empty()) stopped_ = failure.message;

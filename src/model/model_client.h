@@ -27,9 +27,9 @@ class ModelClient {
 struct ClientOptions {
   bool stream = true;
   HttpTimeouts timeouts{10000, 120000, 3600000};  // connect 10 s, stall 2 min, overall 1 h
-  int max_attempts = 8;          // failures with 429, 503, 529 before giving up
-  int max_attempts_other = 4;    // other failures (5xx, transport, malformed) before giving up
-  int max_in_flight = 8;         // per provider
+  int max_attempts = 8;                           // failures with 429, 503, 529 before giving up
+  int max_attempts_other = 4;  // other failures (5xx, transport, malformed) before giving up
+  int max_in_flight = 8;       // per provider
   BackoffPolicy backoff;
   const std::atomic<bool>* cancel = nullptr;  // set on Ctrl-C: stop waiting and sending
 };

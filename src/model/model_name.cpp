@@ -22,7 +22,8 @@ const ProviderEntry kProviders[] = {
     {Provider::openai, "openai", Api::chat, "https://api.openai.com/v1"},
     {Provider::openai_responses, "openai-responses", Api::responses, "https://api.openai.com/v1"},
     {Provider::anthropic, "anthropic", Api::messages, "https://api.anthropic.com/v1"},
-    {Provider::gemini, "gemini", Api::generate_content, "https://generativelanguage.googleapis.com/v1beta"},
+    {Provider::gemini, "gemini", Api::generate_content,
+     "https://generativelanguage.googleapis.com/v1beta"},
     {Provider::together, "together", Api::chat, "https://api.together.xyz/v1"},
     {Provider::openai_compat, "openai-compat", Api::chat, ""},
     {Provider::replay, "replay", Api::replay, ""},
@@ -65,8 +66,9 @@ std::string normalize_base_url(const std::string& url, const std::string& flag) 
   if (host.empty() || host.find_first_of(" \t@?#") != std::string::npos) throw UsageError(bad);
   if (colon != std::string::npos) {
     const std::string port = authority.substr(colon + 1);
-    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoi(port) == 0 || std::stoi(port) > 65535)
+    if (port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) == 0 ||
+        std::stoi(port) > 65535)
       throw UsageError(bad);
   }
   std::string out = url;
@@ -91,20 +93,25 @@ ModelSpec parse_model_name(const std::string& text, const std::string& base_url_
     if (prefix == entry.name) found = &entry;
   if (!found) {
     if (auto near = closest_match(prefix, names))
-      throw UsageError("--model " + text + ": unknown provider '" + prefix + "', did you mean '" + *near + "'?");
-    throw UsageError("--model " + text + ": unknown provider '" + prefix + "' (providers: " + all + ")");
+      throw UsageError("--model " + text + ": unknown provider '" + prefix + "', did you mean '" +
+                       *near + "'?");
+    throw UsageError("--model " + text + ": unknown provider '" + prefix + "' (providers: " + all +
+                     ")");
   }
-  if (spec.model.empty()) throw UsageError("--model " + text + ": no model after '" + prefix + ":'");
+  if (spec.model.empty())
+    throw UsageError("--model " + text + ": no model after '" + prefix + ":'");
   if (found->provider == Provider::together && spec.model.find('/') == std::string::npos)
     throw UsageError("--model " + text + ": expected together:ORG/MODEL");
   spec.provider = found->provider;
   spec.api = found->api;
   if (!base_url_flag.empty()) {
-    if (spec.provider == Provider::replay) throw UsageError("--base-url: replay models read files, not a server");
+    if (spec.provider == Provider::replay)
+      throw UsageError("--base-url: replay models read files, not a server");
     spec.base_url = normalize_base_url(base_url_flag, "--base-url");
     spec.custom_base = true;
   } else if (spec.provider == Provider::openai_compat) {
-    throw UsageError("--model " + text + ": openai-compat needs --base-url URL (e.g. http://localhost:8000/v1)");
+    throw UsageError("--model " + text +
+                     ": openai-compat needs --base-url URL (e.g. http://localhost:8000/v1)");
   } else {
     spec.base_url = found->default_base;
   }
@@ -140,7 +147,9 @@ std::string api_key_from_env(const ModelSpec& spec) {
       return key ? key : "";
     case Provider::replay: return "";
   }
-  if (!key) throw UsageError("--model " + spec.text + ": " + api_key_env_names(spec.provider) + " is not set");
+  if (!key)
+    throw UsageError("--model " + spec.text + ": " + api_key_env_names(spec.provider) +
+                     " is not set");
   return key;
 }
 

@@ -9,7 +9,15 @@
 namespace pkb::model {
 
 /// Enumerators equal their serialized names (the prefix of the model name).
-enum class Provider { openai, openai_responses, anthropic, gemini, together, openai_compat, replay };
+enum class Provider {
+  openai,
+  openai_responses,
+  anthropic,
+  gemini,
+  together,
+  openai_compat,
+  replay
+};
 std::string_view provider_name(Provider provider);  // "openai-responses", "openai-compat", ...
 
 /// Which wire format a provider speaks.
@@ -19,10 +27,10 @@ std::string_view api_name(Api api);  // "chat", "responses", "messages", "genera
 struct ModelSpec {
   Provider provider = Provider::openai;
   Api api = Api::chat;
-  std::string model;     // as requested, without the prefix; for replay, the directory
-  std::string base_url;  // normalized: no trailing '/'
+  std::string model;         // as requested, without the prefix; for replay, the directory
+  std::string base_url;      // normalized: no trailing '/'
   bool custom_base = false;  // base_url came from --base-url
-  std::string text;      // the name as typed
+  std::string text;          // the name as typed
 };
 
 /// Throws pkb::UsageError naming --model or --base-url: an unknown provider (with a suggestion),

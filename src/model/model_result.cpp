@@ -17,7 +17,9 @@ std::optional<std::int64_t> read_count(const nlohmann::json& doc, const char* ke
 
 }  // namespace
 
-std::string_view stop_reason_name(StopReason reason) { return kStopNames[static_cast<int>(reason)]; }
+std::string_view stop_reason_name(StopReason reason) {
+  return kStopNames[static_cast<int>(reason)];
+}
 
 std::optional<StopReason> parse_stop_reason(std::string_view name) {
   for (int index = 0; index < 5; ++index)
@@ -42,8 +44,8 @@ nlohmann::json to_json(const Usage& usage) {
 }
 
 Usage usage_from_json(const nlohmann::json& doc) {
-  return {read_count(doc, "input_tokens"), read_count(doc, "cached_input_tokens"), read_count(doc, "output_tokens"),
-          read_count(doc, "reasoning_tokens")};
+  return {read_count(doc, "input_tokens"), read_count(doc, "cached_input_tokens"),
+          read_count(doc, "output_tokens"), read_count(doc, "reasoning_tokens")};
 }
 
 }  // namespace pkb::model

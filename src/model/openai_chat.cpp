@@ -23,7 +23,8 @@ Usage usage_of(const nlohmann::json& usage) {
   if (!usage.is_object()) return out;
   out.input = count_at(usage, "prompt_tokens");
   out.output = count_at(usage, "completion_tokens");
-  if (usage.contains("prompt_tokens_details")) out.cached = count_at(usage["prompt_tokens_details"], "cached_tokens");
+  if (usage.contains("prompt_tokens_details"))
+    out.cached = count_at(usage["prompt_tokens_details"], "cached_tokens");
   if (usage.contains("completion_tokens_details"))
     out.reasoning = count_at(usage["completion_tokens_details"], "reasoning_tokens");
   return out;
@@ -48,10 +49,12 @@ class OpenAiChat : public ProviderApi {
 
   nlohmann::json body(const ModelRequest& request, bool stream) const override {
     nlohmann::json messages = nlohmann::json::array();
-    if (!request.system.empty()) messages.push_back({{"role", "system"}, {"content", request.system}});
+    if (!request.system.empty())
+      messages.push_back({{"role", "system"}, {"content", request.system}});
     messages.push_back({{"role", "user"}, {"content", request.user}});
     nlohmann::json body = {{"model", spec_.model}, {"messages", messages}};
-    body[spec_.provider == Provider::openai ? "max_completion_tokens" : "max_tokens"] = request.max_tokens;
+    body[spec_.provider == Provider::openai ? "max_completion_tokens" : "max_tokens"] =
+        request.max_tokens;
     if (request.temperature) body["temperature"] = *request.temperature;
     if (!request.reasoning.empty()) body["reasoning_effort"] = request.reasoning;
     if (stream) {
@@ -63,8 +66,10 @@ class OpenAiChat : public ProviderApi {
 
   ParsedReply parse_body(const std::string& text) const override {
     const auto doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return malformed_reply("the body is not a JSON object");
-    if (doc.contains("error") && !doc["error"].is_null()) return error_event_reply(doc["error"], text);
+    if (doc.is_discarded() || !doc.is_object())
+      return malformed_reply("the body is not a JSON object");
+    if (doc.contains("error") && !doc["error"].is_null())
+      return error_event_reply(doc["error"], text);
     if (!doc.contains("choices") || !doc["choices"].is_array() || doc["choices"].empty())
       return malformed_reply("no choices");
     const auto& choice = doc["choices"][0];
@@ -73,7 +78,8 @@ class OpenAiChat : public ProviderApi {
     result.text = string_at(message, "content");
     result.reasoning_text = reasoning_of(message);
     result.raw_stop = string_at(choice, "finish_reason");
-    result.stop = stop_of(result.raw_stop, !string_at(message, "refusal").empty() && result.text.empty());
+    result.stop =
+        stop_of(result.raw_stop, !string_at(message, "refusal").empty() && result.text.empty());
     result.raw_usage = doc.contains("usage") ? doc["usage"] : nlohmann::json();
     result.usage = usage_of(result.raw_usage);
     result.model = string_at(doc, "model");
@@ -91,8 +97,10 @@ class OpenAiChat : public ProviderApi {
         break;
       }
       const auto chunk = nlohmann::json::parse(event.data, nullptr, false);
-      if (chunk.is_discarded() || !chunk.is_object()) return malformed_reply("an event is not a JSON object");
-      if (chunk.contains("error") && !chunk["error"].is_null()) return error_event_reply(chunk["error"], event.data);
+      if (chunk.is_discarded() || !chunk.is_object())
+        return malformed_reply("an event is not a JSON object");
+      if (chunk.contains("error") && !chunk["error"].is_null())
+        return error_event_reply(chunk["error"], event.data);
       if (result.model.empty()) result.model = string_at(chunk, "model");
       if (result.response_id.empty()) result.response_id = string_at(chunk, "id");
       if (chunk.contains("usage") && chunk["usage"].is_object()) {
@@ -122,6 +130,8 @@ class OpenAiChat : public ProviderApi {
 
 }  // namespace
 
-std::unique_ptr<ProviderApi> make_openai_chat(const ModelSpec& spec) { return std::make_unique<OpenAiChat>(spec); }
+std::unique_ptr<ProviderApi> make_openai_chat(const ModelSpec& spec) {
+  return std::make_unique<OpenAiChat>(spec);
+}
 
 }  // namespace pkb::model

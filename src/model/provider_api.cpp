@@ -26,7 +26,8 @@ ParsedReply malformed_reply(const std::string& what) {
 
 ParsedReply cut_stream_reply(const std::string& terminal) {
   ParsedReply reply;
-  reply.failure = ApiFailure{FailureKind::retry, "stream ended before " + terminal, 200, std::nullopt};
+  reply.failure =
+      ApiFailure{FailureKind::retry, "stream ended before " + terminal, 200, std::nullopt};
   return reply;
 }
 

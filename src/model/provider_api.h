@@ -1,14 +1,13 @@
 // One provider's wire format: where to POST, which headers, the request body, and how a 200 reply
-// (a JSON body, or an SSE transcript when streaming) becomes a ModelResult. The retry loop, timeouts
-// and concurrency live in ModelClient above this, once for every provider.
+// (a JSON body, or an SSE transcript when streaming) becomes a ModelResult. The retry loop,
+// timeouts and concurrency live in ModelClient above this, once for every provider.
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "src/model/model_name.h"
 #include "src/model/model_result.h"

@@ -34,7 +34,10 @@ std::string file_text(const std::filesystem::path& path) {
   if (!body.empty() && body.back() != '\n') body += '\n';
   const std::string ext = path.extension().string();
   if (ext == ".md" || ext == ".txt") return body;
-  const std::string language = ext == ".cu" || ext == ".cuh" ? "cuda" : ext == ".json" ? "json" : ext == ".py" ? "python" : "";
+  const std::string language = ext == ".cu" || ext == ".cuh" ? "cuda"
+                               : ext == ".json"              ? "json"
+                               : ext == ".py"                ? "python"
+                                                             : "";
   return path.filename().string() + ":\n```" + language + "\n" + body + "```\n";
 }
 

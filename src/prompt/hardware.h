@@ -9,10 +9,10 @@
 namespace pkb::prompt {
 
 struct Hardware {
-  std::string key;   // "h100_8"
-  std::string gpu;   // "NVIDIA H100 SXM5 80 GB"
-  int count = 0;     // GPUs in the node
-  std::string arch;  // "sm_90a"
+  std::string key;                       // "h100_8"
+  std::string gpu;                       // "NVIDIA H100 SXM5 80 GB"
+  int count = 0;                         // GPUs in the node
+  std::string arch;                      // "sm_90a"
   std::vector<std::string> description;  // lines for the prompt
 };
 

@@ -8,7 +8,8 @@ namespace {
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string out = "[";
-  for (std::size_t index = 0; index < shape.size(); ++index) out += (index ? ", " : "") + std::to_string(shape[index]);
+  for (std::size_t index = 0; index < shape.size(); ++index)
+    out += (index ? ", " : "") + std::to_string(shape[index]);
   return out + "]";
 }
 
@@ -24,9 +25,11 @@ std::string arguments_text(const problem::ProblemSpec& spec, int world, DType dt
                            const std::map<std::string, std::int64_t>& dims) {
   std::string out;
   auto add = [&](const std::string& role, const problem::TensorSpec& tensor) {
-    auto shape_of = [&](int rank) { return problem::eval_shape(tensor, problem::make_env(dims, world, rank)); };
-    const std::string head = "- " + role + " `" + tensor.name + "`: " +
-                             std::string(dtype_name(tensor.dtype.resolve(dtype))) + " ";
+    auto shape_of = [&](int rank) {
+      return problem::eval_shape(tensor, problem::make_env(dims, world, rank));
+    };
+    const std::string head = "- " + role + " `" + tensor.name +
+                             "`: " + std::string(dtype_name(tensor.dtype.resolve(dtype))) + " ";
     int first = 0;
     for (int rank = 1; rank <= world; ++rank) {
       if (rank < world && shape_of(rank) == shape_of(first)) continue;
@@ -47,20 +50,23 @@ std::string scalars_text(const problem::ProblemSpec& spec) {
     const std::string value = scalar.type == problem::ScalarType::int64
                                   ? std::to_string(static_cast<std::int64_t>(scalar.value))
                                   : nlohmann::json(scalar.value).dump();
-    out += "- `" + scalar.name + "` = " + value + (scalar.type == problem::ScalarType::int64 ? " (int)" : " (float)") +
+    out += "- `" + scalar.name + "` = " + value +
+           (scalar.type == problem::ScalarType::int64 ? " (int)" : " (float)") +
            (scalar.doc.empty() ? "" : ": " + scalar.doc) + "\n";
   }
   return out;
 }
 
-std::string groups_text(const problem::ProblemSpec& spec, int world, const std::map<std::string, std::int64_t>& dims) {
+std::string groups_text(const problem::ProblemSpec& spec, int world,
+                        const std::map<std::string, std::int64_t>& dims) {
   std::string out;
   for (const auto& group : spec.groups) {
     const auto size = group.size.eval(problem::make_env(dims, world, 0));
     out += "- `" + group.name + "`: groups of " + std::to_string(size) + " ranks, " +
-           (group.layout == problem::GroupLayout::block ? "consecutive ranks together (block)"
-                                                        : "every " + std::to_string(size > 0 ? world / size : 0) +
-                                                              "-th rank together (strided)") +
+           (group.layout == problem::GroupLayout::block
+                ? "consecutive ranks together (block)"
+                : "every " + std::to_string(size > 0 ? world / size : 0) +
+                      "-th rank together (strided)") +
            "\n";
   }
   return out;
@@ -68,7 +74,8 @@ std::string groups_text(const problem::ProblemSpec& spec, int world, const std::
 
 std::string dims_line(const std::map<std::string, std::int64_t>& dims) {
   std::string out;
-  for (const auto& [name, size] : dims) out += (out.empty() ? "" : ", ") + name + "=" + std::to_string(size);
+  for (const auto& [name, size] : dims)
+    out += (out.empty() ? "" : ", ") + name + "=" + std::to_string(size);
   return out;
 }
 

@@ -38,7 +38,8 @@ std::string with_final_newline(std::string text) {
 
 PromptSources default_sources(const std::filesystem::path& problems_root) {
   const char* env = std::getenv("PKB_PROMPTS_DIR");
-  const std::filesystem::path prompts = env && *env ? std::filesystem::path(env) : std::filesystem::path(PKB_DEFAULT_PROMPTS_DIR);
+  const std::filesystem::path prompts =
+      env && *env ? std::filesystem::path(env) : std::filesystem::path(PKB_DEFAULT_PROMPTS_DIR);
   PromptSources sources;
   sources.template_path = prompts / "task.md";
   sources.hardware_path = prompts / "hardware.json";
@@ -49,7 +50,8 @@ PromptSources default_sources(const std::filesystem::path& problems_root) {
   return sources;
 }
 
-Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setting, const PromptSources& sources) {
+Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setting,
+                    const PromptSources& sources) {
   const Hardware hardware = find_hardware(sources.hardware_path, setting.hardware);
   if (setting.world > hardware.count)
     throw UsageError("--world " + std::to_string(setting.world) + ": " + hardware.key + " has " +
@@ -71,7 +73,8 @@ Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setti
       {"scalars", scalars_text(spec)},
       {"groups", groups_text(spec, setting.world, setting.dims)},
       {"check_note", spec.check_note},
-      {"reference_py", with_final_newline(read_text(spec.dir / "reference.py", "Python reference"))},
+      {"reference_py",
+       with_final_newline(read_text(spec.dir / "reference.py", "Python reference"))},
       {"hardware", hardware_lines},
       {"gpu", hardware.gpu},
       {"gpu_count", std::to_string(hardware.count)},

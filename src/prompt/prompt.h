@@ -17,8 +17,8 @@ namespace pkb::prompt {
 struct PromptSources {
   std::filesystem::path template_path;  // prompts/task.md, or --template FILE
   std::filesystem::path hardware_path;  // prompts/hardware.json
-  std::filesystem::path abi_path;       // docs/ABI.md when it exists, else prompts/response_format.md
-  std::filesystem::path examples_dir;   // problems/examples/ (skipped when absent)
+  std::filesystem::path abi_path;  // docs/ABI.md when it exists, else prompts/response_format.md
+  std::filesystem::path examples_dir;  // problems/examples/ (skipped when absent)
 };
 
 /// `prompts_dir`: $PKB_PROMPTS_DIR when set, else the source tree's prompts/. `problems_root` is
@@ -33,14 +33,15 @@ struct PromptSetting {
 };
 
 struct Prompt {
-  std::string text;    // the user message, byte for byte
-  std::string sha256;  // of `text`
+  std::string text;        // the user message, byte for byte
+  std::string sha256;      // of `text`
   std::string abi_source;  // the file the response-format section came from
   int examples = 0;        // in-context examples included
 };
 
 /// Throws pkb::UsageError (a bad --hardware or a world larger than the machine) or
 /// pkb::InputError (an unreadable or malformed template, hardware file or example).
-Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setting, const PromptSources& sources);
+Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setting,
+                    const PromptSources& sources);
 
 }  // namespace pkb::prompt

@@ -11,6 +11,7 @@ using TemplateValues = std::map<std::string, std::string>;
 
 /// Throws pkb::InputError naming `source` (the template's path) for an unknown name or an
 /// unclosed section, so a typo in a user's template never silently drops text.
-std::string render_template(const std::string& text, const TemplateValues& values, const std::string& source);
+std::string render_template(const std::string& text, const TemplateValues& values,
+                            const std::string& source);
 
 }  // namespace pkb::prompt

@@ -15,15 +15,16 @@
 
 namespace {
 
-constexpr int kLatencyMs = 50;      // the benchmark: 50 ms per answer
+constexpr int kLatencyMs = 50;  // the benchmark: 50 ms per answer
 constexpr int kSamplesPerPrompt = 8;
 
 const std::string kAnswer =
-    "Explanation of the kernel.\n```cuda\nextern \"C\" __global__ void k(float* y) { y[threadIdx.x] = 0; }\n```\n"
+    "Explanation of the kernel.\n```cuda\nextern \"C\" __global__ void k(float* y) { "
+    "y[threadIdx.x] = 0; }\n```\n"
     "```json\n{\"buffers\": [], \"steps\": []}\n```\n";
 
-pkb::generate::GenerateConfig make_config(const pkb::model::ModelSpec& spec, const std::filesystem::path& out,
-                                          int samples, int jobs) {
+pkb::generate::GenerateConfig make_config(const pkb::model::ModelSpec& spec,
+                                          const std::filesystem::path& out, int samples, int jobs) {
   pkb::generate::GenerateConfig config;
   config.model = spec;
   config.params.max_tokens = 32000;
@@ -36,7 +37,8 @@ pkb::generate::GenerateConfig make_config(const pkb::model::ModelSpec& spec, con
     problem.key = std::to_string(100 + id) + "_bench";
     problem.id = id;
     problem.world = 8;
-    problem.prompt.text = std::string(20000, 'p') + std::to_string(id);  // a prompt of realistic size
+    problem.prompt.text =
+        std::string(20000, 'p') + std::to_string(id);  // a prompt of realistic size
     problem.prompt.sha256 = pkb::sha256_hex(problem.prompt.text);
     config.problems.push_back(problem);
   }
@@ -55,15 +57,16 @@ void BM_Generate(benchmark::State& state) {
   pkb::model::ClientOptions options;
   options.max_in_flight = jobs;
   std::random_device random;
-  const auto root = std::filesystem::temp_directory_path() / ("pkb_generate_bench_" + std::to_string(random()));
+  const auto root =
+      std::filesystem::temp_directory_path() / ("pkb_generate_bench_" + std::to_string(random()));
   int run = 0;
   double total_s = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     pkb::model::HttpModelClient client(spec, "", options);
     pkb::generate::GenerateStats stats;
-    const auto summary = pkb::generate::run_generation(make_config(spec, root / std::to_string(run++), samples, jobs),
-                                                       client, stats);
+    const auto summary = pkb::generate::run_generation(
+        make_config(spec, root / std::to_string(run++), samples, jobs), client, stats);
     total_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (summary.generated != samples) state.SkipWithError("not every sample was generated");
   }
@@ -78,5 +81,11 @@ void BM_Generate(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_Generate)->Args({200, 32})->Args({32, 1})->Args({64, 8})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Generate)
+    ->Args({200, 32})
+    ->Args({32, 1})
+    ->Args({64, 8})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 BENCHMARK_MAIN();

@@ -1,8 +1,8 @@
 // `pkb prompt` and `pkb generate` end to end, against the fake provider on loopback: the prompt and
 // its hash, 16 records for problems 1-8 x 2 samples, one-line errors with exit code 2 and nothing
 // written for bad input, and a generate killed mid-run then resumed ending with each sample once.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,11 +11,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "src/common/sha256.h"
 #include "tests/e2e/run_pkb.h"
@@ -24,7 +23,8 @@
 namespace pkb::test {
 namespace {
 
-const std::string kAnswer = "```cuda\nextern \"C\" __global__ void k() {}\n```\n```json\n{\"steps\": []}\n```\n";
+const std::string kAnswer =
+    "```cuda\nextern \"C\" __global__ void k() {}\n```\n```json\n{\"steps\": []}\n```\n";
 const std::string kSecret = "sk-e2e-SECRET-never-on-disk";
 
 std::vector<nlohmann::json> sample_lines(const std::string& out) {
@@ -38,11 +38,13 @@ std::vector<nlohmann::json> sample_lines(const std::string& out) {
 
 std::set<std::pair<std::string, int>> distinct_ids(const std::vector<nlohmann::json>& lines) {
   std::set<std::pair<std::string, int>> ids;
-  for (const auto& line : lines) ids.emplace(line.at("problem").get<std::string>(), line.at("sample").get<int>());
+  for (const auto& line : lines)
+    ids.emplace(line.at("problem").get<std::string>(), line.at("sample").get<int>());
   return ids;
 }
 
-std::string generate_args(const FakeProvider& server, const std::string& out, const std::string& extra = "") {
+std::string generate_args(const FakeProvider& server, const std::string& out,
+                          const std::string& extra = "") {
   return "-q generate --model openai-compat:fake --base-url " + server.base_url() +
          " --problems 1-8 --samples 2 --jobs 4 --stall-timeout 2 --out '" + out + "' " + extra;
 }
@@ -101,24 +103,31 @@ TEST(GenerateCli, BadInputIsOneLineExitTwoAndWritesNothing) {
   const std::string url = "http://127.0.0.1:" + std::to_string(closed_port) + "/v1";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"-q generate --model antropic:claude --out " + out,
-       "pkb: error: --model antropic:claude: unknown provider 'antropic', did you mean 'anthropic'?\n"},
+       "pkb: error: --model antropic:claude: unknown provider 'antropic', did you mean "
+       "'anthropic'?\n"},
       {"-q generate --model claude --out " + out,
-       "pkb: error: --model claude: expected PROVIDER:MODEL with PROVIDER one of openai, openai-responses, anthropic, "
+       "pkb: error: --model claude: expected PROVIDER:MODEL with PROVIDER one of openai, "
+       "openai-responses, anthropic, "
        "gemini, together, openai-compat, replay\n"},
       {"-q generate --model anthropic:claude-x --problems 1 --out " + out,
        "pkb: error: --model anthropic:claude-x: ANTHROPIC_API_KEY is not set\n"},
       {"-q generate --model openai-compat:m --base-url 127.0.0.1:8000 --out " + out,
-       "pkb: error: --base-url 127.0.0.1:8000: expected http://HOST[:PORT][/PATH] or https://...\n"},
+       "pkb: error: --base-url 127.0.0.1:8000: expected http://HOST[:PORT][/PATH] or "
+       "https://...\n"},
       {"-q generate --model openai-compat:m --base-url " + url + " --problems 1 --out " + out,
        "pkb: error: --base-url " + url + ": cannot connect: Couldn't connect to server\n"},
-      {"-q generate --model openai-compat:m --base-url " + server.base_url() + " --samples 0 --out " + out,
+      {"-q generate --model openai-compat:m --base-url " + server.base_url() +
+           " --samples 0 --out " + out,
        "pkb: error: --samples 0: expected a positive number of samples\n"},
-      {"-q generate --model openai-compat:m --base-url " + server.base_url() + " --problems 1-3,99 --out " + out,
+      {"-q generate --model openai-compat:m --base-url " + server.base_url() +
+           " --problems 1-3,99 --out " + out,
        "pkb: error: --problems 1-3,99: unknown problem '99' (pkb list shows the problems)\n"},
-      {"-q generate --model openai-compat:m --base-url " + server.base_url() + " --problems 1 --out " + root + "/file/out",
+      {"-q generate --model openai-compat:m --base-url " + server.base_url() +
+           " --problems 1 --out " + root + "/file/out",
        "pkb: error: --out " + root + "/file/out: cannot create: Not a directory\n"},
       {"-q generate --model replay:" + root + " --problems 1 --out " + out,
-       "pkb: error: --model replay:" + root + ": no responses/ folder there (expected a pkb generate --out directory)\n"},
+       "pkb: error: --model replay:" + root +
+           ": no responses/ folder there (expected a pkb generate --out directory)\n"},
   };
   for (const auto& [args, message] : cases) {
     const PkbRun run = run_pkb(args);
@@ -146,9 +155,9 @@ TEST(GenerateCli, KilledThenResumedEndsWithEverySampleOnce) {
     const int null_fd = ::open("/dev/null", O_WRONLY);
     dup2(null_fd, STDOUT_FILENO);
     dup2(null_fd, STDERR_FILENO);
-    execl(PKB_BINARY, "pkb", "--problems-dir", problems.c_str(), "-q", "generate", "--model", "openai-compat:fake",
-          "--base-url", base_url.c_str(), "--problems", "1-8", "--samples", "2", "--jobs", "2", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
+    execl(PKB_BINARY, "pkb", "--problems-dir", problems.c_str(), "-q", "generate", "--model",
+          "openai-compat:fake", "--base-url", base_url.c_str(), "--problems", "1-8", "--samples",
+          "2", "--jobs", "2", "--out", out.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   constexpr int kMaxPolls = 400;  // x 25 ms

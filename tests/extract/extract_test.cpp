@@ -14,11 +14,14 @@ namespace {
 const std::string kKernel = "extern \"C\" __global__ void k(float* y) { y[0] = 1; }\n";
 const std::string kPlan = "{\"steps\": []}\n";
 
-std::string block(const std::string& language, const std::string& body, const std::string& fence = "```") {
+std::string block(const std::string& language, const std::string& body,
+                  const std::string& fence = "```") {
   return fence + language + "\n" + body + fence + "\n";
 }
 
-std::string good_answer() { return "Here it is.\n" + block("cuda", kKernel) + "And the plan:\n" + block("json", kPlan); }
+std::string good_answer() {
+  return "Here it is.\n" + block("cuda", kKernel) + "And the plan:\n" + block("json", kPlan);
+}
 
 TEST(FenceScanner, FindsBlocksWithInfoAndClosedState) {
   const auto blocks = scan_fenced_blocks("a\n```CUDA title=\"k.cu\"\nx\n```\n~~~json\n{}\n");
@@ -84,7 +87,8 @@ TEST(ExtractSolution, FindsCudaAndJson) {
 }
 
 TEST(ExtractSolution, TakesTheLastClosedBlockOverDraftFragments) {
-  const std::string answer = block("cuda", "__syncthreads();\n") + block("json", "[1, 2]\n") + good_answer();
+  const std::string answer =
+      block("cuda", "__syncthreads();\n") + block("json", "[1, 2]\n") + good_answer();
   const auto got = extract_solution(answer, false);
   ASSERT_TRUE(got.ok()) << got.message;
   EXPECT_EQ(got.cuda, kKernel);
@@ -104,7 +108,8 @@ TEST(ExtractSolution, RepeatedIdenticalBlockIsNotAmbiguous) {
 }
 
 TEST(ExtractSolution, IgnoresBlocksInsideThinkSpans) {
-  const std::string answer = "<think>\n" + block("cuda", "extern \"C\" __global__ void draft() {}\n") +
+  const std::string answer = "<think>\n" +
+                             block("cuda", "extern \"C\" __global__ void draft() {}\n") +
                              "</think>\n" + good_answer();
   const auto got = extract_solution(answer, false);
   ASSERT_TRUE(got.ok()) << got.message;
@@ -123,30 +128,33 @@ struct FailureCase {
 TEST(ExtractSolution, EachFailureHasItsOwnReasonAndMessage) {
   const std::vector<FailureCase> cases = {
       {"empty", " \n", false, FormatReason::empty_answer, "the answer is empty"},
-      {"empty_truncated", "", true, FormatReason::truncated, "truncated (max tokens) before any visible answer"},
-      {"think_only", "<think>```cuda\nx\n```", false, FormatReason::empty_answer, "the answer is empty"},
+      {"empty_truncated", "", true, FormatReason::truncated,
+       "truncated (max tokens) before any visible answer"},
+      {"think_only", "<think>```cuda\nx\n```", false, FormatReason::empty_answer,
+       "the answer is empty"},
       {"truncated_in_cuda", "```cuda\n" + kKernel, true, FormatReason::truncated,
        "truncated (max tokens) inside an unclosed ```cuda block"},
       {"truncated_no_json", block("cuda", kKernel) + "Now the plan", true, FormatReason::truncated,
        "truncated (max tokens)"},
-      {"unclosed_json", block("cuda", kKernel) + "```json\n{}\n", false, FormatReason::unclosed_fence,
-       "the ```json block opened on line 4 is never closed"},
-      {"unclosed_untagged", block("json", kPlan) + "```\n" + kKernel, false, FormatReason::unclosed_fence,
-       "the ``` block opened on line 4 is never closed"},
+      {"unclosed_json", block("cuda", kKernel) + "```json\n{}\n", false,
+       FormatReason::unclosed_fence, "the ```json block opened on line 4 is never closed"},
+      {"unclosed_untagged", block("json", kPlan) + "```\n" + kKernel, false,
+       FormatReason::unclosed_fence, "the ``` block opened on line 4 is never closed"},
       {"fence_inside_untagged", "```\n" + block("cuda", kKernel) + block("json", kPlan), false,
        FormatReason::missing_cuda_block, "no closed ```cuda block (2 fenced blocks in the answer)"},
       {"missing_cuda", "text\n" + block("json", kPlan), false, FormatReason::missing_cuda_block,
        "no closed ```cuda block (1 fenced blocks in the answer)"},
-      {"cpp_is_not_cuda", block("cpp", kKernel) + block("json", kPlan), false, FormatReason::missing_cuda_block,
-       "no closed ```cuda block (2 fenced blocks in the answer)"},
+      {"cpp_is_not_cuda", block("cpp", kKernel) + block("json", kPlan), false,
+       FormatReason::missing_cuda_block, "no closed ```cuda block (2 fenced blocks in the answer)"},
       {"missing_json", block("cuda", kKernel), false, FormatReason::missing_json_block,
        "no closed ```json block (1 fenced blocks in the answer)"},
       {"two_kernels", block("cuda", "extern \"C\" __global__ void a() {}\n") + good_answer(), false,
        FormatReason::multiple_cuda_blocks, "2 different ```cuda blocks define kernels; give one"},
-      {"two_plans", block("json", "{\"steps\": [1]}\n") + good_answer(), false, FormatReason::multiple_json_blocks,
-       "2 different ```json blocks hold a plan; give one"},
+      {"two_plans", block("json", "{\"steps\": [1]}\n") + good_answer(), false,
+       FormatReason::multiple_json_blocks, "2 different ```json blocks hold a plan; give one"},
       {"bad_json", block("cuda", kKernel) + block("json", "{\"steps\": [],\n  // c\n}\n"), false,
-       FormatReason::invalid_json, "the ```json block (line 4) does not parse: at line 2, column 3"},
+       FormatReason::invalid_json,
+       "the ```json block (line 4) does not parse: at line 2, column 3"},
   };
   for (const auto& test : cases) {
     const auto got = extract_solution(test.answer, test.truncated);

@@ -23,11 +23,13 @@ using test::FakeProvider;
 namespace fake = test::fake;
 
 const std::string kKey = "sk-test-NEVER-WRITTEN-42";
-const std::string kAnswer = "```cuda\nextern \"C\" __global__ void k(float* y) {}\n```\n```json\n{\"steps\": []}\n```\n";
+const std::string kAnswer =
+    "```cuda\nextern \"C\" __global__ void k(float* y) {}\n```\n```json\n{\"steps\": []}\n```\n";
 
 std::filesystem::path temp_dir(const std::string& tag) {
   std::random_device random;
-  return std::filesystem::temp_directory_path() / ("pkb_gen_" + tag + "_" + std::to_string(random()));
+  return std::filesystem::temp_directory_path() /
+         ("pkb_gen_" + tag + "_" + std::to_string(random()));
 }
 
 model::ClientOptions fast_options() {
@@ -39,7 +41,8 @@ model::ClientOptions fast_options() {
   return options;
 }
 
-GenerateConfig config_for(const model::ModelSpec& spec, const std::filesystem::path& out, int problems, int samples) {
+GenerateConfig config_for(const model::ModelSpec& spec, const std::filesystem::path& out,
+                          int problems, int samples) {
   GenerateConfig config;
   config.model = spec;
   config.params.max_tokens = 2000;
@@ -70,7 +73,8 @@ std::vector<nlohmann::json> records(const std::filesystem::path& out) {
 
 std::multiset<std::pair<std::string, int>> sample_ids(const std::vector<nlohmann::json>& lines) {
   std::multiset<std::pair<std::string, int>> ids;
-  for (const auto& line : lines) ids.emplace(line.at("problem").get<std::string>(), line.at("sample").get<int>());
+  for (const auto& line : lines)
+    ids.emplace(line.at("problem").get<std::string>(), line.at("sample").get<int>());
   return ids;
 }
 
@@ -102,8 +106,10 @@ TEST(Generate, WritesOneRecordPerSampleWithArtifacts) {
   EXPECT_EQ(first.at("attempts"), 1);
   EXPECT_EQ(read_file(fx.out / first.at("artifacts").at("cuda").get<std::string>()),
             "extern \"C\" __global__ void k(float* y) {}\n");
-  EXPECT_EQ(read_file(fx.out / first.at("artifacts").at("plan").get<std::string>()), "{\"steps\": []}\n");
-  EXPECT_TRUE(std::filesystem::exists(fx.out / first.at("artifacts").at("response").get<std::string>()));
+  EXPECT_EQ(read_file(fx.out / first.at("artifacts").at("plan").get<std::string>()),
+            "{\"steps\": []}\n");
+  EXPECT_TRUE(
+      std::filesystem::exists(fx.out / first.at("artifacts").at("response").get<std::string>()));
   const auto run = nlohmann::json::parse(read_file(fx.out / "run.json"));
   EXPECT_EQ(run.at("schema_version"), kResultsSchema);
   EXPECT_EQ(run.at("summary").at("generated"), 16);
@@ -115,8 +121,10 @@ TEST(Generate, WritesOneRecordPerSampleWithArtifacts) {
 
 TEST(Generate, RecordsFormatErrorsFromTheVisibleAnswerOnly) {
   Fixture fx;
-  fx.server.script({fake::chat("Here:\n```cuda\nextern \"C\" __global__ void k() {\n", "length"),
-                    fake::chat(kAnswer, "stop", "```cuda\nextern \"C\" __global__ void draft() {}\n```\n```json\n{}\n```")});
+  fx.server.script(
+      {fake::chat("Here:\n```cuda\nextern \"C\" __global__ void k() {\n", "length"),
+       fake::chat(kAnswer, "stop",
+                  "```cuda\nextern \"C\" __global__ void draft() {}\n```\n```json\n{}\n```")});
   auto config = config_for(fx.spec, fx.out, 1, 2);
   config.jobs = 1;
   GenerateStats stats;
@@ -129,7 +137,8 @@ TEST(Generate, RecordsFormatErrorsFromTheVisibleAnswerOnly) {
   EXPECT_EQ(lines[0].at("message"), "truncated (max tokens) inside an unclosed ```cuda block");
   EXPECT_FALSE(lines[0].at("artifacts").contains("cuda"));
   EXPECT_EQ(lines[1].at("status"), "generated");
-  const std::string kernel = read_file(fx.out / lines[1].at("artifacts").at("cuda").get<std::string>());
+  const std::string kernel =
+      read_file(fx.out / lines[1].at("artifacts").at("cuda").get<std::string>());
   EXPECT_EQ(kernel.find("draft"), std::string::npos);
   EXPECT_EQ(stats.failures["format_error: truncated"], 1);
 }
@@ -138,14 +147,16 @@ TEST(Generate, ResumeAsksOnlyWhatNeverGotAnAnswerAndKeepsEachSampleOnce) {
   Fixture fx;
   // First run: every request for problem 2 fails; the others answer.
   fx.server.set_default([](const test::SeenRequest& request) {
-    return request.body.find("problem 2") != std::string::npos ? fake::error(500, "{}") : fake::chat_stream(kAnswer);
+    return request.body.find("problem 2") != std::string::npos ? fake::error(500, "{}")
+                                                               : fake::chat_stream(kAnswer);
   });
   auto config = config_for(fx.spec, fx.out, 3, 2);
   GenerateStats first;
   const auto summary = run_generation(config, *fx.client, first);
   EXPECT_EQ(summary.api_errors, 2);
   EXPECT_EQ(records(fx.out).size(), 6u);
-  // A crash after the cache entry, before the samples line: drop one finished line, and tear the file.
+  // A crash after the cache entry, before the samples line: drop one finished line, and tear the
+  // file.
   auto lines = records(fx.out);
   std::string kept;
   int dropped_generated = 0;
@@ -163,8 +174,8 @@ TEST(Generate, ResumeAsksOnlyWhatNeverGotAnAnswerAndKeepsEachSampleOnce) {
   const auto resumed = run_generation(config, *fx.client, second);
   EXPECT_EQ(resumed.api_errors, 0);
   EXPECT_EQ(resumed.resumed, 3);
-  EXPECT_EQ(resumed.cached, 1);                                 // the dropped line came from the cache
-  EXPECT_EQ(fx.server.seen().size() - requests_before, 2u);     // only problem 2 was asked again
+  EXPECT_EQ(resumed.cached, 1);                              // the dropped line came from the cache
+  EXPECT_EQ(fx.server.seen().size() - requests_before, 2u);  // only problem 2 was asked again
   const auto final_lines = records(fx.out);
   EXPECT_EQ(final_lines.size(), 6u);
   const auto ids = sample_ids(final_lines);
@@ -181,7 +192,8 @@ TEST(Generate, ReplayReadsADirectoryBackWithoutANetwork) {
   const auto replay_out = temp_dir("replay");
   ReplayClient replay(fx.out);
   EXPECT_EQ(replay.size(), 4u);
-  auto config = config_for(model::parse_model_name("replay:" + fx.out.string(), ""), replay_out, 3, 2);
+  auto config =
+      config_for(model::parse_model_name("replay:" + fx.out.string(), ""), replay_out, 3, 2);
   GenerateStats replay_stats;
   const auto summary = run_generation(config, replay, replay_stats);
   EXPECT_EQ(summary.generated, 4);
@@ -198,8 +210,9 @@ TEST(Generate, ReplayReadsADirectoryBackWithoutANetwork) {
 
 TEST(Generate, KeysAreNeverWritten) {
   Fixture fx;
-  fx.server.script({fake::error(429, R"({"error":{"message":"slow","type":"rate_limit_exceeded"}})"),
-                    fake::error(400, R"({"error":{"message":"bad","type":"invalid_request_error"}})")});
+  fx.server.script(
+      {fake::error(429, R"({"error":{"message":"slow","type":"rate_limit_exceeded"}})"),
+       fake::error(400, R"({"error":{"message":"bad","type":"invalid_request_error"}})")});
   fx.server.set_default([](const test::SeenRequest&) { return fake::chat_stream(kAnswer); });
   GenerateStats stats;
   run_generation(config_for(fx.spec, fx.out, 2, 2), *fx.client, stats);
@@ -222,7 +235,9 @@ TEST(Generate, DirectoryChecksFailBeforeAnythingIsWritten) {
     run_generation(config_for(fx.spec, fx.out, 1, 1), *fx.client, stats);
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()), "--out " + fx.out.string() + ": already holds a run (run.json); pass --resume to continue it");
+    EXPECT_EQ(std::string(error.what()),
+              "--out " + fx.out.string() +
+                  ": already holds a run (run.json); pass --resume to continue it");
   }
   auto changed = config_for(fx.spec, fx.out, 1, 1);
   changed.resume = true;
@@ -231,11 +246,13 @@ TEST(Generate, DirectoryChecksFailBeforeAnythingIsWritten) {
     run_generation(changed, *fx.client, stats);
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()), "--resume: " + fx.out.string() + " was generated with max_tokens = 2000, not 10");
+    EXPECT_EQ(std::string(error.what()),
+              "--resume: " + fx.out.string() + " was generated with max_tokens = 2000, not 10");
   }
   const auto blocked = temp_dir("blocked");
   std::ofstream(blocked) << "a file, not a directory";
-  EXPECT_THROW(run_generation(config_for(fx.spec, blocked / "out", 1, 1), *fx.client, stats), UsageError);
+  EXPECT_THROW(run_generation(config_for(fx.spec, blocked / "out", 1, 1), *fx.client, stats),
+               UsageError);
   std::filesystem::remove(blocked);
   EXPECT_EQ(records(fx.out).size(), 1u);
 }
@@ -255,11 +272,13 @@ TEST(ResponseCache, KeyDependsOnlyOnWhatShapesTheAnswer) {
   const auto spec = model::parse_model_name("openai-compat:m", "http://127.0.0.1:9/v1");
   SamplingParams params{1000, std::string("0.7"), ""};
   const auto key = make_cache_key(spec, "abc", params, 0);
-  EXPECT_EQ(key.fields.dump(),
-            R"({"api":"chat","endpoint":"http://127.0.0.1:9/v1","model":"m","params":{"max_tokens":1000,"temperature":"0.7"},"prompt_sha256":"abc","provider":"openai-compat","sample_index":0,"schema":1})");
+  EXPECT_EQ(
+      key.fields.dump(),
+      R"({"api":"chat","endpoint":"http://127.0.0.1:9/v1","model":"m","params":{"max_tokens":1000,"temperature":"0.7"},"prompt_sha256":"abc","provider":"openai-compat","sample_index":0,"schema":1})");
   EXPECT_EQ(key.sha256, sha256_hex(key.fields.dump()));
   EXPECT_NE(make_cache_key(spec, "abc", params, 1).sha256, key.sha256);
-  EXPECT_FALSE(make_cache_key(model::parse_model_name("openai:m", ""), "abc", params, 0).fields.contains("endpoint"));
+  EXPECT_FALSE(make_cache_key(model::parse_model_name("openai:m", ""), "abc", params, 0)
+                   .fields.contains("endpoint"));
 }
 
 }  // namespace

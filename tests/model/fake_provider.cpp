@@ -3,11 +3,9 @@
 #include "tests/model/fake_provider.h"
 
 #include <httplib.h>
-
 #include <sys/socket.h>
 
 #include <chrono>
-
 #include <nlohmann/json.hpp>
 
 namespace pkb::test {
@@ -51,7 +49,8 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
     int peak = peak_in_flight_.load();
     while (now > peak && !peak_in_flight_.compare_exchange_weak(peak, now)) {
     }
-    if (reply.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(reply.latency_ms));
+    if (reply.latency_ms > 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(reply.latency_ms));
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers) response.set_header(name, value);
     if (reply.chunks.empty()) {
@@ -59,17 +58,18 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
       --in_flight_;
       return;
     }
-    response.set_chunked_content_provider(reply.content_type, [this, reply](std::size_t, httplib::DataSink& sink) {
-      for (std::size_t index = 0; index < reply.chunks.size(); ++index) {
-        if (static_cast<int>(index) == reply.stall_before_chunk)
-          std::this_thread::sleep_for(std::chrono::milliseconds(reply.stall_ms));
-        if (!sink.write(reply.chunks[index].data(), reply.chunks[index].size())) break;
-      }
-      --in_flight_;
-      if (reply.abort_after_chunks) return false;
-      sink.done();
-      return true;
-    });
+    response.set_chunked_content_provider(
+        reply.content_type, [this, reply](std::size_t, httplib::DataSink& sink) {
+          for (std::size_t index = 0; index < reply.chunks.size(); ++index) {
+            if (static_cast<int>(index) == reply.stall_before_chunk)
+              std::this_thread::sleep_for(std::chrono::milliseconds(reply.stall_ms));
+            if (!sink.write(reply.chunks[index].data(), reply.chunks[index].size())) break;
+          }
+          --in_flight_;
+          if (reply.abort_after_chunks) return false;
+          sink.done();
+          return true;
+        });
   });
   int listen_fd = -1;
   impl_->server.set_socket_options([&listen_fd](socket_t sock) {
@@ -77,7 +77,8 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
     listen_fd = sock;
   });
   impl_->server.set_keep_alive_max_count(1000);
-  impl_->server.set_tcp_nodelay(true);  // SSE sends small writes: no Nagle + delayed-ACK 40 ms stalls
+  impl_->server.set_tcp_nodelay(
+      true);  // SSE sends small writes: no Nagle + delayed-ACK 40 ms stalls
   port_ = impl_->server.bind_to_any_port("127.0.0.1");
   if (listen_fd >= 0) ::listen(listen_fd, kListenBacklog);
   thread_ = std::thread([this] { impl_->server.listen_after_bind(); });
@@ -118,7 +119,8 @@ FakeReply FakeProvider::next(const SeenRequest& request) {
     return reply;
   }
   if (default_) return default_(request);
-  return fake::error(500, "{\"error\": {\"message\": \"no scripted reply\", \"type\": \"server_error\"}}");
+  return fake::error(
+      500, "{\"error\": {\"message\": \"no scripted reply\", \"type\": \"server_error\"}}");
 }
 
 namespace fake {
@@ -145,38 +147,61 @@ FakeReply chat(const std::string& text, const std::string& finish, const std::st
   if (!thinking.empty()) message["reasoning_content"] = thinking;
   FakeReply reply;
   reply.headers["x-request-id"] = "req_fake_chat";
-  reply.body = nlohmann::json{{"id", "chatcmpl-fake"}, {"object", "chat.completion"}, {"model", "fake-model-2026"},
-                              {"choices", {{{"index", 0}, {"finish_reason", finish}, {"message", message}}}},
-                              {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150},
-                                         {"prompt_tokens_details", {{"cached_tokens", 64}}},
-                                         {"completion_tokens_details", {{"reasoning_tokens", 20}}}}}}
-                   .dump();
+  reply.body =
+      nlohmann::json{{"id", "chatcmpl-fake"},
+                     {"object", "chat.completion"},
+                     {"model", "fake-model-2026"},
+                     {"choices", {{{"index", 0}, {"finish_reason", finish}, {"message", message}}}},
+                     {"usage",
+                      {{"prompt_tokens", 100},
+                       {"completion_tokens", 50},
+                       {"total_tokens", 150},
+                       {"prompt_tokens_details", {{"cached_tokens", 64}}},
+                       {"completion_tokens_details", {{"reasoning_tokens", 20}}}}}}
+          .dump();
   return reply;
 }
 
-FakeReply chat_stream(const std::string& text, const std::string& finish, const std::string& thinking, bool terminated) {
+FakeReply chat_stream(const std::string& text, const std::string& finish,
+                      const std::string& thinking, bool terminated) {
   std::vector<std::string> chunks;
   auto chunk = [](const nlohmann::json& delta, const nlohmann::json& finish_reason) {
-    return sse({{"id", "chatcmpl-fake"}, {"object", "chat.completion.chunk"}, {"model", "fake-model-2026"},
+    return sse({{"id", "chatcmpl-fake"},
+                {"object", "chat.completion.chunk"},
+                {"model", "fake-model-2026"},
                 {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish_reason}}}}});
   };
   if (!thinking.empty()) chunks.push_back(chunk({{"reasoning_content", thinking}}, nullptr));
   for (const auto& piece : split(text, 3)) chunks.push_back(chunk({{"content", piece}}, nullptr));
   chunks.push_back(chunk(nlohmann::json::object(), finish));
-  chunks.push_back(sse({{"id", "chatcmpl-fake"}, {"choices", nlohmann::json::array()},
+  chunks.push_back(sse({{"id", "chatcmpl-fake"},
+                        {"choices", nlohmann::json::array()},
                         {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}}}}));
   if (terminated) chunks.push_back("data: [DONE]\n\n");
   return stream_reply(chunks);
 }
 
-nlohmann::json response_object(const std::string& text, const std::string& status, const std::string& reason) {
-  return {{"id", "resp_fake"}, {"object", "response"}, {"status", status}, {"model", "fake-model-2026"},
-          {"incomplete_details", reason.empty() ? nlohmann::json(nullptr) : nlohmann::json{{"reason", reason}}},
-          {"output", {{{"type", "reasoning"}, {"id", "rs_1"}, {"summary", {{{"type", "summary_text"}, {"text", "```cuda\nthought\n```"}}}}},
-                      {{"type", "message"}, {"id", "msg_1"}, {"role", "assistant"},
-                       {"content", {{{"type", "output_text"}, {"text", text}}}}}}},
-          {"usage", {{"input_tokens", 100}, {"input_tokens_details", {{"cached_tokens", 0}}}, {"output_tokens", 50},
-                     {"output_tokens_details", {{"reasoning_tokens", 30}}}}}};
+nlohmann::json response_object(const std::string& text, const std::string& status,
+                               const std::string& reason) {
+  return {{"id", "resp_fake"},
+          {"object", "response"},
+          {"status", status},
+          {"model", "fake-model-2026"},
+          {"incomplete_details",
+           reason.empty() ? nlohmann::json(nullptr) : nlohmann::json{{"reason", reason}}},
+          {"output",
+           {{{"type", "reasoning"},
+             {"id", "rs_1"},
+             {"summary", {{{"type", "summary_text"}, {"text", "```cuda\nthought\n```"}}}}},
+            {{"type", "message"},
+             {"id", "msg_1"},
+             {"role", "assistant"},
+             {"content", {{{"type", "output_text"}, {"text", text}}}}}}},
+          {"usage",
+           {{"input_tokens", 100},
+            {"input_tokens_details", {{"cached_tokens", 0}}},
+            {"output_tokens", 50},
+            {"output_tokens_details", {{"reasoning_tokens", 30}}}}}};
 }
 
 FakeReply responses(const std::string& text, const std::string& status, const std::string& reason) {
@@ -185,43 +210,59 @@ FakeReply responses(const std::string& text, const std::string& status, const st
   return reply;
 }
 
-FakeReply responses_stream(const std::string& text, const std::string& status, const std::string& reason,
-                           bool terminated) {
+FakeReply responses_stream(const std::string& text, const std::string& status,
+                           const std::string& reason, bool terminated) {
   std::vector<std::string> chunks = {sse({{"type", "response.created"}}, "response.created")};
   for (const auto& piece : split(text, 3))
-    chunks.push_back(sse({{"type", "response.output_text.delta"}, {"delta", piece}}, "response.output_text.delta"));
+    chunks.push_back(sse({{"type", "response.output_text.delta"}, {"delta", piece}},
+                         "response.output_text.delta"));
   const std::string terminal = status == "completed" ? "response.completed" : "response." + status;
   if (terminated)
-    chunks.push_back(sse({{"type", terminal}, {"response", response_object(text, status, reason)}}, terminal));
+    chunks.push_back(
+        sse({{"type", terminal}, {"response", response_object(text, status, reason)}}, terminal));
   return stream_reply(chunks);
 }
 
 FakeReply anthropic(const std::string& text, const std::string& stop, const std::string& thinking) {
   nlohmann::json content = nlohmann::json::array();
-  if (!thinking.empty()) content.push_back({{"type", "thinking"}, {"thinking", thinking}, {"signature", "sig"}});
+  if (!thinking.empty())
+    content.push_back({{"type", "thinking"}, {"thinking", thinking}, {"signature", "sig"}});
   content.push_back({{"type", "text"}, {"text", text}});
   FakeReply reply;
   reply.headers["request-id"] = "req_fake_anthropic";
-  reply.body = nlohmann::json{{"id", "msg_fake"}, {"type", "message"}, {"role", "assistant"}, {"model", "claude-fake"},
-                              {"content", content}, {"stop_reason", stop},
-                              {"usage", {{"input_tokens", 10}, {"cache_read_input_tokens", 80},
-                                         {"cache_creation_input_tokens", 10}, {"output_tokens", 50}}}}
-                   .dump();
+  reply.body = nlohmann::json{
+      {"id", "msg_fake"},
+      {"type", "message"},
+      {"role", "assistant"},
+      {"model", "claude-fake"},
+      {"content", content},
+      {"stop_reason", stop},
+      {"usage",
+       {{"input_tokens", 10},
+        {"cache_read_input_tokens", 80},
+        {"cache_creation_input_tokens", 10},
+        {"output_tokens",
+         50}}}}.dump();
   return reply;
 }
 
-FakeReply anthropic_stream(const std::string& text, const std::string& stop, const std::string& thinking,
-                           bool terminated) {
+FakeReply anthropic_stream(const std::string& text, const std::string& stop,
+                           const std::string& thinking, bool terminated) {
   std::vector<std::string> chunks;
   chunks.push_back(sse({{"type", "message_start"},
-                        {"message", {{"id", "msg_fake"}, {"model", "claude-fake"},
-                                     {"usage", {{"input_tokens", 10}, {"cache_read_input_tokens", 80}}}}}},
+                        {"message",
+                         {{"id", "msg_fake"},
+                          {"model", "claude-fake"},
+                          {"usage", {{"input_tokens", 10}, {"cache_read_input_tokens", 80}}}}}},
                        "message_start"));
   int index = 0;
   if (!thinking.empty()) {
-    chunks.push_back(sse({{"type", "content_block_start"}, {"index", index}, {"content_block", {{"type", "thinking"}}}},
+    chunks.push_back(sse({{"type", "content_block_start"},
+                          {"index", index},
+                          {"content_block", {{"type", "thinking"}}}},
                          "content_block_start"));
-    chunks.push_back(sse({{"type", "content_block_delta"}, {"index", index},
+    chunks.push_back(sse({{"type", "content_block_delta"},
+                          {"index", index},
                           {"delta", {{"type", "thinking_delta"}, {"thinking", thinking}}}},
                          "content_block_delta"));
     chunks.push_back(sse({{"type", "content_block_stop"}, {"index", index}}, "content_block_stop"));
@@ -229,13 +270,18 @@ FakeReply anthropic_stream(const std::string& text, const std::string& stop, con
   }
   chunks.push_back(": keep-alive comment\n\n");
   chunks.push_back(sse({{"type", "ping"}}, "ping"));
-  chunks.push_back(sse({{"type", "content_block_start"}, {"index", index}, {"content_block", {{"type", "text"}}}},
-                       "content_block_start"));
+  chunks.push_back(sse(
+      {{"type", "content_block_start"}, {"index", index}, {"content_block", {{"type", "text"}}}},
+      "content_block_start"));
   for (const auto& piece : split(text, 3))
-    chunks.push_back(sse({{"type", "content_block_delta"}, {"index", index}, {"delta", {{"type", "text_delta"}, {"text", piece}}}},
+    chunks.push_back(sse({{"type", "content_block_delta"},
+                          {"index", index},
+                          {"delta", {{"type", "text_delta"}, {"text", piece}}}},
                          "content_block_delta"));
   chunks.push_back(sse({{"type", "content_block_stop"}, {"index", index}}, "content_block_stop"));
-  chunks.push_back(sse({{"type", "message_delta"}, {"delta", {{"stop_reason", stop}}}, {"usage", {{"output_tokens", 50}}}},
+  chunks.push_back(sse({{"type", "message_delta"},
+                        {"delta", {{"stop_reason", stop}}},
+                        {"usage", {{"output_tokens", 50}}}},
                        "message_delta"));
   if (terminated) chunks.push_back(sse({{"type", "message_stop"}}, "message_stop"));
   return stream_reply(chunks);
@@ -244,9 +290,12 @@ FakeReply anthropic_stream(const std::string& text, const std::string& stop, con
 nlohmann::json gemini_chunk(const nlohmann::json& parts, const std::string& finish, bool usage) {
   nlohmann::json candidate = {{"index", 0}, {"content", {{"role", "model"}, {"parts", parts}}}};
   if (!finish.empty()) candidate["finishReason"] = finish;
-  nlohmann::json doc = {{"candidates", {candidate}}, {"modelVersion", "gemini-fake-001"}, {"responseId", "gem_fake"}};
+  nlohmann::json doc = {
+      {"candidates", {candidate}}, {"modelVersion", "gemini-fake-001"}, {"responseId", "gem_fake"}};
   if (usage)
-    doc["usageMetadata"] = {{"promptTokenCount", 100}, {"candidatesTokenCount", 40}, {"thoughtsTokenCount", 25},
+    doc["usageMetadata"] = {{"promptTokenCount", 100},
+                            {"candidatesTokenCount", 40},
+                            {"thoughtsTokenCount", 25},
                             {"totalTokenCount", 165}};
   return doc;
 }
@@ -260,10 +309,11 @@ FakeReply gemini(const std::string& text, const std::string& finish, const std::
   return reply;
 }
 
-FakeReply gemini_stream(const std::string& text, const std::string& finish, const std::string& thinking,
-                        bool terminated) {
+FakeReply gemini_stream(const std::string& text, const std::string& finish,
+                        const std::string& thinking, bool terminated) {
   std::vector<std::string> chunks;
-  if (!thinking.empty()) chunks.push_back(sse(gemini_chunk({{{"text", thinking}, {"thought", true}}}, "", false)));
+  if (!thinking.empty())
+    chunks.push_back(sse(gemini_chunk({{{"text", thinking}, {"thought", true}}}, "", false)));
   const auto pieces = split(text, 3);
   for (std::size_t index = 0; index < pieces.size(); ++index) {
     const bool last = index + 1 == pieces.size();

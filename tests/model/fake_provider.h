@@ -42,7 +42,7 @@ class FakeProvider {
 
   int port() const { return port_; }
   std::string base_url(const std::string& path = "/v1") const;
-  void script(std::vector<FakeReply> replies);                   // served first, in order
+  void script(std::vector<FakeReply> replies);                          // served first, in order
   void set_default(std::function<FakeReply(const SeenRequest&)> make);  // then this
   std::vector<SeenRequest> seen() const;
   int peak_in_flight() const { return peak_in_flight_; }
@@ -66,19 +66,24 @@ class FakeProvider {
 // provider puts reasoning. Streams split the text into a few deltas.
 namespace fake {
 
-FakeReply chat(const std::string& text, const std::string& finish = "stop", const std::string& thinking = "");
-FakeReply chat_stream(const std::string& text, const std::string& finish = "stop", const std::string& thinking = "",
-                      bool terminated = true);
-FakeReply responses(const std::string& text, const std::string& status = "completed", const std::string& reason = "");
+FakeReply chat(const std::string& text, const std::string& finish = "stop",
+               const std::string& thinking = "");
+FakeReply chat_stream(const std::string& text, const std::string& finish = "stop",
+                      const std::string& thinking = "", bool terminated = true);
+FakeReply responses(const std::string& text, const std::string& status = "completed",
+                    const std::string& reason = "");
 FakeReply responses_stream(const std::string& text, const std::string& status = "completed",
                            const std::string& reason = "", bool terminated = true);
-FakeReply anthropic(const std::string& text, const std::string& stop = "end_turn", const std::string& thinking = "");
+FakeReply anthropic(const std::string& text, const std::string& stop = "end_turn",
+                    const std::string& thinking = "");
 FakeReply anthropic_stream(const std::string& text, const std::string& stop = "end_turn",
                            const std::string& thinking = "", bool terminated = true);
-FakeReply gemini(const std::string& text, const std::string& finish = "STOP", const std::string& thinking = "");
-FakeReply gemini_stream(const std::string& text, const std::string& finish = "STOP", const std::string& thinking = "",
-                        bool terminated = true);
-FakeReply error(int status, const std::string& body, std::map<std::string, std::string> headers = {});
+FakeReply gemini(const std::string& text, const std::string& finish = "STOP",
+                 const std::string& thinking = "");
+FakeReply gemini_stream(const std::string& text, const std::string& finish = "STOP",
+                        const std::string& thinking = "", bool terminated = true);
+FakeReply error(int status, const std::string& body,
+                std::map<std::string, std::string> headers = {});
 
 /// Splits `text` into `parts` roughly equal pieces (at least one).
 std::vector<std::string> split(const std::string& text, int parts);

@@ -7,9 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "tests/model/fake_provider.h"
 
@@ -21,7 +20,9 @@ using test::FakeReply;
 namespace fake = test::fake;
 
 const std::string kKey = "sk-test-SECRET-0123";
-const std::string kAnswer = "Plan first.\n```cuda\nextern \"C\" __global__ void k() {}\n```\n```json\n{\"steps\": []}\n```\n";
+const std::string kAnswer =
+    "Plan first.\n```cuda\nextern \"C\" __global__ void k() {}\n```\n```json\n{\"steps\": "
+    "[]}\n```\n";
 const std::string kThinking = "Draft:\n```cuda\n__global__ void draft() {}\n```\n";
 
 ClientOptions fast_options(bool stream) {
@@ -47,14 +48,15 @@ ModelRequest request() {
   return out;
 }
 
-ModelOutcome run(FakeProvider& server, const std::string& name, bool stream, std::vector<FakeReply> replies,
-                 ClientOptions options) {
+ModelOutcome run(FakeProvider& server, const std::string& name, bool stream,
+                 std::vector<FakeReply> replies, ClientOptions options) {
   server.script(std::move(replies));
   HttpModelClient client(spec_for(name, server), kKey, options);
   return client.generate(request());
 }
 
-ModelOutcome run(FakeProvider& server, const std::string& name, bool stream, std::vector<FakeReply> replies) {
+ModelOutcome run(FakeProvider& server, const std::string& name, bool stream,
+                 std::vector<FakeReply> replies) {
   return run(server, name, stream, std::move(replies), fast_options(stream));
 }
 
@@ -70,16 +72,27 @@ struct ProviderCase {
 
 std::vector<ProviderCase> provider_cases() {
   return {
-      {"openai:gpt-x", false, fake::chat(kAnswer, "stop", kThinking), "/v1/chat/completions", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"openai:gpt-x", true, fake::chat_stream(kAnswer, "stop", kThinking), "/v1/chat/completions", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"together:org/m", true, fake::chat_stream(kAnswer, "eos", kThinking), "/v1/chat/completions", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"openai-compat:m", true, fake::chat_stream(kAnswer, "stop", kThinking), "/v1/chat/completions", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"openai-responses:gpt-x", false, fake::responses(kAnswer), "/v1/responses", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"openai-responses:gpt-x", true, fake::responses_stream(kAnswer), "/v1/responses", "authorization", "Bearer " + kKey, "fake-model-2026"},
-      {"anthropic:claude-x", false, fake::anthropic(kAnswer, "end_turn", kThinking), "/v1/messages", "x-api-key", kKey, "claude-fake"},
-      {"anthropic:claude-x", true, fake::anthropic_stream(kAnswer, "end_turn", kThinking), "/v1/messages", "x-api-key", kKey, "claude-fake"},
-      {"gemini:gemini-x", false, fake::gemini(kAnswer, "STOP", kThinking), "/v1beta/models/gemini-x:generateContent", "x-goog-api-key", kKey, "gemini-fake-001"},
-      {"gemini:gemini-x", true, fake::gemini_stream(kAnswer, "STOP", kThinking), "/v1beta/models/gemini-x:streamGenerateContent?alt=sse", "x-goog-api-key", kKey, "gemini-fake-001"},
+      {"openai:gpt-x", false, fake::chat(kAnswer, "stop", kThinking), "/v1/chat/completions",
+       "authorization", "Bearer " + kKey, "fake-model-2026"},
+      {"openai:gpt-x", true, fake::chat_stream(kAnswer, "stop", kThinking), "/v1/chat/completions",
+       "authorization", "Bearer " + kKey, "fake-model-2026"},
+      {"together:org/m", true, fake::chat_stream(kAnswer, "eos", kThinking), "/v1/chat/completions",
+       "authorization", "Bearer " + kKey, "fake-model-2026"},
+      {"openai-compat:m", true, fake::chat_stream(kAnswer, "stop", kThinking),
+       "/v1/chat/completions", "authorization", "Bearer " + kKey, "fake-model-2026"},
+      {"openai-responses:gpt-x", false, fake::responses(kAnswer), "/v1/responses", "authorization",
+       "Bearer " + kKey, "fake-model-2026"},
+      {"openai-responses:gpt-x", true, fake::responses_stream(kAnswer), "/v1/responses",
+       "authorization", "Bearer " + kKey, "fake-model-2026"},
+      {"anthropic:claude-x", false, fake::anthropic(kAnswer, "end_turn", kThinking), "/v1/messages",
+       "x-api-key", kKey, "claude-fake"},
+      {"anthropic:claude-x", true, fake::anthropic_stream(kAnswer, "end_turn", kThinking),
+       "/v1/messages", "x-api-key", kKey, "claude-fake"},
+      {"gemini:gemini-x", false, fake::gemini(kAnswer, "STOP", kThinking),
+       "/v1beta/models/gemini-x:generateContent", "x-goog-api-key", kKey, "gemini-fake-001"},
+      {"gemini:gemini-x", true, fake::gemini_stream(kAnswer, "STOP", kThinking),
+       "/v1beta/models/gemini-x:streamGenerateContent?alt=sse", "x-goog-api-key", kKey,
+       "gemini-fake-001"},
   };
 }
 
@@ -150,9 +163,10 @@ TEST(ModelClient, MapsStopReasons) {
   const std::vector<Case> cases = {
       {"openai:g", fake::chat("```cuda\nunclosed", "length"), StopReason::truncated, "length"},
       {"openai:g", fake::chat("", "content_filter"), StopReason::filtered, "content_filter"},
-      {"openai-responses:g", fake::responses("```cuda\n", "incomplete", "max_output_tokens"), StopReason::truncated,
-       "incomplete:max_output_tokens"},
-      {"anthropic:c", fake::anthropic("```cuda\n", "max_tokens"), StopReason::truncated, "max_tokens"},
+      {"openai-responses:g", fake::responses("```cuda\n", "incomplete", "max_output_tokens"),
+       StopReason::truncated, "incomplete:max_output_tokens"},
+      {"anthropic:c", fake::anthropic("```cuda\n", "max_tokens"), StopReason::truncated,
+       "max_tokens"},
       {"anthropic:c", fake::anthropic("", "refusal"), StopReason::refused, "refusal"},
       {"gemini:g", fake::gemini("```cuda\n", "MAX_TOKENS"), StopReason::truncated, "MAX_TOKENS"},
       {"gemini:g", fake::gemini("", "SAFETY"), StopReason::filtered, "SAFETY"},
@@ -169,11 +183,15 @@ TEST(ModelClient, RetriesRateLimitsHonouringHints) {
   FakeProvider server;
   const std::string limited = R"({"error":{"message":"slow down","type":"rate_limit_exceeded"}})";
   const auto start = std::chrono::steady_clock::now();
-  const auto outcome = run(server, "openai:g", true,
-                           {fake::error(429, limited, {{"retry-after-ms", "200"}}),
-                            fake::error(429, R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.1s"}]}})"),
-                            fake::chat_stream(kAnswer)});
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto outcome = run(
+      server, "openai:g", true,
+      {fake::error(429, limited, {{"retry-after-ms", "200"}}),
+       fake::error(
+           429,
+           R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.1s"}]}})"),
+       fake::chat_stream(kAnswer)});
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(outcome.ok());
   ASSERT_EQ(outcome.attempts.size(), 3u);
   EXPECT_DOUBLE_EQ(outcome.attempts[0].wait_s, 0.2);
@@ -185,14 +203,16 @@ TEST(ModelClient, RetriesRateLimitsHonouringHints) {
 
 TEST(ModelClient, RetriesRateLimitsWithoutHintsByBackoffAndGivesUp) {
   FakeProvider server;
-  const std::string limited = R"({"type":"error","error":{"type":"rate_limit_error","message":"limited"}})";
+  const std::string limited =
+      R"({"type":"error","error":{"type":"rate_limit_error","message":"limited"}})";
   std::vector<FakeReply> replies(6, fake::error(429, limited));
   const auto outcome = run(server, "anthropic:c", false, replies);
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.attempts.size(), 4u);  // max_attempts
   EXPECT_EQ(server.seen().size(), 4u);
   EXPECT_EQ(outcome.failure->kind, FailureKind::fail_sample);
-  EXPECT_EQ(outcome.failure->message, "HTTP 429 rate_limit_error: limited (gave up after 4 attempts)");
+  EXPECT_EQ(outcome.failure->message,
+            "HTTP 429 rate_limit_error: limited (gave up after 4 attempts)");
   for (int index = 0; index < 3; ++index) {
     EXPECT_GE(outcome.attempts[index].wait_s, 0.005);
     EXPECT_LE(outcome.attempts[index].wait_s, 0.05);
@@ -201,8 +221,10 @@ TEST(ModelClient, RetriesRateLimitsWithoutHintsByBackoffAndGivesUp) {
 
 TEST(ModelClient, QuotaErrorIsNotRetriedAndStopsTheProvider) {
   FakeProvider server;
-  server.script({fake::error(429, R"({"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}})",
-                             {{"retry-after", "1"}})});
+  server.script({fake::error(
+      429,
+      R"({"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}})",
+      {{"retry-after", "1"}})});
   HttpModelClient client(spec_for("openai:g", server), kKey, fast_options(false));
   const auto first = client.generate(request());
   ASSERT_FALSE(first.ok());
@@ -216,17 +238,20 @@ TEST(ModelClient, QuotaErrorIsNotRetriedAndStopsTheProvider) {
 
 TEST(ModelClient, ServerErrorsThenSuccess) {
   FakeProvider server;
-  const auto outcome = run(server, "anthropic:c", true,
-                           {fake::error(500, R"({"type":"error","error":{"type":"api_error","message":"boom"}})"),
-                            fake::error(502, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"),
-                            fake::error(503, R"({"error":{"message":"unavailable"}})"),
-                            fake::error(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
-                            fake::anthropic_stream(kAnswer)},
-                           [] {
-                             auto options = fast_options(true);
-                             options.max_attempts_other = 3;
-                             return options;
-                           }());
+  const auto outcome = run(
+      server, "anthropic:c", true,
+      {fake::error(500, R"({"type":"error","error":{"type":"api_error","message":"boom"}})"),
+       fake::error(502,
+                   "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"),
+       fake::error(503, R"({"error":{"message":"unavailable"}})"),
+       fake::error(
+           529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
+       fake::anthropic_stream(kAnswer)},
+      [] {
+        auto options = fast_options(true);
+        options.max_attempts_other = 3;
+        return options;
+      }());
   ASSERT_TRUE(outcome.ok()) << outcome.failure->message;
   ASSERT_EQ(outcome.attempts.size(), 5u);
   EXPECT_EQ(outcome.attempts[1].error, "HTTP 502: 502 Bad Gateway");
@@ -245,17 +270,21 @@ TEST(ModelClient, ServerErrorsForeverGiveUpAfterTheBudget) {
 
 TEST(ModelClient, BadRequestAndShouldRetryFalseAreNotRetried) {
   FakeProvider server;
-  const auto bad = run(server, "openai:g", false, {fake::error(400, R"({"error":{"message":"bad param","type":"invalid_request_error"}})")});
+  const auto bad = run(
+      server, "openai:g", false,
+      {fake::error(400, R"({"error":{"message":"bad param","type":"invalid_request_error"}})")});
   EXPECT_EQ(bad.failure->kind, FailureKind::fail_sample);
   EXPECT_EQ(bad.failure->message, "HTTP 400 invalid_request_error: bad param");
-  const auto told = run(server, "openai:g", false, {fake::error(500, "{}", {{"x-should-retry", "false"}})});
+  const auto told =
+      run(server, "openai:g", false, {fake::error(500, "{}", {{"x-should-retry", "false"}})});
   EXPECT_EQ(told.attempts.size(), 1u);
   EXPECT_EQ(server.seen().size(), 2u);
 }
 
 TEST(ModelClient, HintLongerThanTheCapStopsTheProvider) {
   FakeProvider server;
-  const auto outcome = run(server, "openai:g", false, {fake::error(429, "{}", {{"retry-after", "3600"}})});
+  const auto outcome =
+      run(server, "openai:g", false, {fake::error(429, "{}", {{"retry-after", "3600"}})});
   EXPECT_EQ(outcome.failure->kind, FailureKind::stop_provider);
   EXPECT_EQ(outcome.failure->message, "HTTP 429 (asked to wait 3600 s)");
 }
@@ -285,8 +314,10 @@ TEST(ModelClient, StreamCutBeforeItsTerminalEventIsRetried) {
   aborted.abort_after_chunks = true;
   const std::vector<Case> cases = {
       {"openai:g", fake::chat_stream(kAnswer, "stop", "", false), fake::chat_stream(kAnswer)},
-      {"openai-responses:g", fake::responses_stream(kAnswer, "completed", "", false), fake::responses_stream(kAnswer)},
-      {"anthropic:c", fake::anthropic_stream(kAnswer, "end_turn", "", false), fake::anthropic_stream(kAnswer)},
+      {"openai-responses:g", fake::responses_stream(kAnswer, "completed", "", false),
+       fake::responses_stream(kAnswer)},
+      {"anthropic:c", fake::anthropic_stream(kAnswer, "end_turn", "", false),
+       fake::anthropic_stream(kAnswer)},
       {"anthropic:c", aborted, fake::anthropic_stream(kAnswer)},
       {"gemini:g", fake::gemini_stream(kAnswer, "STOP", "", false), fake::gemini_stream(kAnswer)},
   };
@@ -303,8 +334,12 @@ TEST(ModelClient, ErrorEventInsideAStreamIsClassified) {
   FakeProvider server;
   FakeReply overloaded;
   overloaded.content_type = "text/event-stream";
-  overloaded.chunks = {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"};
-  const auto outcome = run(server, "anthropic:c", true, {overloaded, fake::anthropic_stream(kAnswer)});
+  overloaded.chunks = {
+      "event: error\ndata: "
+      "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"
+      "\n\n"};
+  const auto outcome =
+      run(server, "anthropic:c", true, {overloaded, fake::anthropic_stream(kAnswer)});
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(outcome.attempts[0].error, "error in stream: overloaded_error: Overloaded");
 }
@@ -330,7 +365,8 @@ TEST(ModelClient, OverallTimeoutEndsASlowAnswer) {
   options.max_attempts_other = 1;
   const auto outcome = run(server, "openai:g", false, {slow}, options);
   ASSERT_FALSE(outcome.ok());
-  EXPECT_EQ(outcome.failure->message, "transport: timed out after 300 ms (gave up after 1 attempts)");
+  EXPECT_EQ(outcome.failure->message,
+            "transport: timed out after 300 ms (gave up after 1 attempts)");
 }
 
 TEST(ModelClient, RefusedConnectionIsRetriedThenFails) {
@@ -339,7 +375,8 @@ TEST(ModelClient, RefusedConnectionIsRetriedThenFails) {
     FakeProvider closed;
     port = closed.port();
   }
-  auto spec = parse_model_name("openai-compat:m", "http://127.0.0.1:" + std::to_string(port) + "/v1");
+  auto spec =
+      parse_model_name("openai-compat:m", "http://127.0.0.1:" + std::to_string(port) + "/v1");
   HttpModelClient client(spec, "", fast_options(true));
   const auto outcome = client.generate(request());
   ASSERT_FALSE(outcome.ok());
@@ -358,7 +395,8 @@ TEST(ModelClient, ConcurrencyLimitBoundsRequestsInFlight) {
   options.max_in_flight = 2;
   HttpModelClient client(spec_for("openai:g", server), kKey, options);
   std::vector<std::thread> workers;
-  for (int index = 0; index < 6; ++index) workers.emplace_back([&client] { EXPECT_TRUE(client.generate(request()).ok()); });
+  for (int index = 0; index < 6; ++index)
+    workers.emplace_back([&client] { EXPECT_TRUE(client.generate(request()).ok()); });
   for (auto& worker : workers) worker.join();
   EXPECT_EQ(server.seen().size(), 6u);
   EXPECT_LE(server.peak_in_flight(), 2);

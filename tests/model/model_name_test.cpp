@@ -41,18 +41,24 @@ TEST(ModelName, ParsesEveryProvider) {
 
 TEST(ModelName, BadNamesAreOneLineUsageErrors) {
   EXPECT_EQ(usage_error("gpt-x"),
-            "--model gpt-x: expected PROVIDER:MODEL with PROVIDER one of openai, openai-responses, anthropic, gemini, "
+            "--model gpt-x: expected PROVIDER:MODEL with PROVIDER one of openai, openai-responses, "
+            "anthropic, gemini, "
             "together, openai-compat, replay");
-  EXPECT_EQ(usage_error("antropic:claude"), "--model antropic:claude: unknown provider 'antropic', did you mean 'anthropic'?");
+  EXPECT_EQ(usage_error("antropic:claude"),
+            "--model antropic:claude: unknown provider 'antropic', did you mean 'anthropic'?");
   EXPECT_EQ(usage_error("openai:"), "--model openai:: no model after 'openai:'");
   EXPECT_EQ(usage_error("together:model"), "--model together:model: expected together:ORG/MODEL");
   EXPECT_EQ(usage_error("openai-compat:m"),
-            "--model openai-compat:m: openai-compat needs --base-url URL (e.g. http://localhost:8000/v1)");
+            "--model openai-compat:m: openai-compat needs --base-url URL (e.g. "
+            "http://localhost:8000/v1)");
   EXPECT_EQ(usage_error("openai-compat:m", "localhost:8000"),
             "--base-url localhost:8000: expected http://HOST[:PORT][/PATH] or https://...");
-  EXPECT_EQ(usage_error("openai-compat:m", "http://:80/v1"), "--base-url http://:80/v1: expected http://HOST[:PORT][/PATH] or https://...");
-  EXPECT_EQ(usage_error("openai-compat:m", "http://h:99999"), "--base-url http://h:99999: expected http://HOST[:PORT][/PATH] or https://...");
-  EXPECT_EQ(usage_error("openai-compat:m", "ftp://h/v1"), "--base-url ftp://h/v1: expected http://HOST[:PORT][/PATH] or https://...");
+  EXPECT_EQ(usage_error("openai-compat:m", "http://:80/v1"),
+            "--base-url http://:80/v1: expected http://HOST[:PORT][/PATH] or https://...");
+  EXPECT_EQ(usage_error("openai-compat:m", "http://h:99999"),
+            "--base-url http://h:99999: expected http://HOST[:PORT][/PATH] or https://...");
+  EXPECT_EQ(usage_error("openai-compat:m", "ftp://h/v1"),
+            "--base-url ftp://h/v1: expected http://HOST[:PORT][/PATH] or https://...");
 }
 
 TEST(ModelName, MissingKeyNamesTheVariable) {
@@ -72,7 +78,8 @@ TEST(ModelName, MissingKeyNamesTheVariable) {
 }
 
 TEST(Sse, ParsesAnySplitOfTheBytes) {
-  const std::string stream = "event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: comment\n\ndata: x\rdata:y\r\r";
+  const std::string stream =
+      "event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: comment\n\ndata: x\rdata:y\r\r";
   const auto whole = parse_sse(stream);
   ASSERT_EQ(whole.size(), 2u);
   EXPECT_EQ(whole[0].event, "a");
@@ -102,34 +109,54 @@ TEST(ErrorPolicy, ParsesDurations) {
 }
 
 TEST(ErrorPolicy, ClassifiesByStatusTypeAndCode) {
-  auto kind = [](long status, const std::string& body, std::map<std::string, std::string> headers = {}) {
+  auto kind = [](long status, const std::string& body,
+                 std::map<std::string, std::string> headers = {}) {
     return http_failure(status, headers, body).kind;
   };
-  EXPECT_EQ(kind(429, R"({"error":{"message":"slow down","type":"rate_limit_exceeded"}})"), FailureKind::retry);
-  EXPECT_EQ(kind(429, R"({"error":{"message":"pay","type":"insufficient_quota","code":"insufficient_quota"}})"),
-            FailureKind::stop_provider);
-  EXPECT_EQ(kind(429, R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}})"),
-            FailureKind::stop_provider);
-  EXPECT_EQ(kind(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"), FailureKind::retry);
-  EXPECT_EQ(kind(502, "<html><head><title>502 Bad Gateway</title></head></html>"), FailureKind::retry);
-  EXPECT_EQ(kind(400, R"({"object":"error","message":"too long","type":"BadRequestError","code":400})"),
-            FailureKind::fail_sample);
+  EXPECT_EQ(kind(429, R"({"error":{"message":"slow down","type":"rate_limit_exceeded"}})"),
+            FailureKind::retry);
+  EXPECT_EQ(
+      kind(
+          429,
+          R"({"error":{"message":"pay","type":"insufficient_quota","code":"insufficient_quota"}})"),
+      FailureKind::stop_provider);
+  EXPECT_EQ(
+      kind(
+          429,
+          R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}})"),
+      FailureKind::stop_provider);
+  EXPECT_EQ(
+      kind(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
+      FailureKind::retry);
+  EXPECT_EQ(kind(502, "<html><head><title>502 Bad Gateway</title></head></html>"),
+            FailureKind::retry);
+  EXPECT_EQ(
+      kind(400, R"({"object":"error","message":"too long","type":"BadRequestError","code":400})"),
+      FailureKind::fail_sample);
   EXPECT_EQ(kind(401, "{}"), FailureKind::stop_provider);
   EXPECT_EQ(kind(500, "{}", {{"x-should-retry", "false"}}), FailureKind::fail_sample);
   EXPECT_EQ(kind(400, "{}", {{"x-should-retry", "true"}}), FailureKind::retry);
-  EXPECT_EQ(http_failure(502, {}, "<html><head><title>502 Bad Gateway</title></head></html>").message,
-            "HTTP 502: 502 Bad Gateway");
+  EXPECT_EQ(
+      http_failure(502, {}, "<html><head><title>502 Bad Gateway</title></head></html>").message,
+      "HTTP 502: 502 Bad Gateway");
 }
 
 TEST(ErrorPolicy, ReadsWaitHintsInOrder) {
-  EXPECT_DOUBLE_EQ(*http_failure(429, {{"retry-after-ms", "250"}, {"retry-after", "9"}}, "{}").wait_hint_s, 0.25);
+  EXPECT_DOUBLE_EQ(
+      *http_failure(429, {{"retry-after-ms", "250"}, {"retry-after", "9"}}, "{}").wait_hint_s,
+      0.25);
   EXPECT_DOUBLE_EQ(*http_failure(429, {{"retry-after", "3"}}, "{}").wait_hint_s, 3);
-  EXPECT_DOUBLE_EQ(*http_failure(429, {}, R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}})")
-                        .wait_hint_s,
-                   1.5);
-  EXPECT_DOUBLE_EQ(*http_failure(429, {{"x-ratelimit-reset-requests", "1s"}, {"x-ratelimit-reset-tokens", "6m0s"}}, "{}")
-                        .wait_hint_s,
-                   360);
+  EXPECT_DOUBLE_EQ(
+      *http_failure(
+           429, {},
+           R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}})")
+           .wait_hint_s,
+      1.5);
+  EXPECT_DOUBLE_EQ(
+      *http_failure(
+           429, {{"x-ratelimit-reset-requests", "1s"}, {"x-ratelimit-reset-tokens", "6m0s"}}, "{}")
+           .wait_hint_s,
+      360);
   EXPECT_FALSE(http_failure(429, {}, "{}").wait_hint_s);
 }
 

@@ -20,7 +20,8 @@ const std::filesystem::path kProblems = std::filesystem::path(PKB_SOURCE_DIR) / 
 
 std::filesystem::path temp_dir(const std::string& tag) {
   std::random_device random;
-  auto dir = std::filesystem::temp_directory_path() / ("pkb_prompt_" + tag + "_" + std::to_string(random()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("pkb_prompt_" + tag + "_" + std::to_string(random()));
   std::filesystem::create_directories(dir);
   return dir;
 }
@@ -50,12 +51,14 @@ TEST(Sha256, MatchesFipsVectors) {
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(RenderTemplate, FillsValuesAndShowsSectionsOnlyWhenNotEmpty) {
   const TemplateValues values = {{"a", "1"}, {"b", ""}, {"c", "3"}};
-  EXPECT_EQ(render_template("x{{a}}y{{#b}}B{{b}}{{/b}}z{{#c}}C{{c}}{{/c}}", values, "t.md"), "x1yzC3");
+  EXPECT_EQ(render_template("x{{a}}y{{#b}}B{{b}}{{/b}}z{{#c}}C{{c}}{{/c}}", values, "t.md"),
+            "x1yzC3");
 }
 
 TEST(RenderTemplate, UnknownPlaceholderNamesFileLineAndSuggestion) {
@@ -105,8 +108,10 @@ TEST(BuildPrompt, IncludesExamplesInNameOrderWhenTheFolderExists) {
   PromptSources sources = default_sources(index.root());
   sources.examples_dir = temp_dir("examples");
   std::filesystem::create_directories(sources.examples_dir / "b_gemm_rs");
-  std::ofstream(sources.examples_dir / "b_gemm_rs" / "kernel.cu") << "extern \"C\" __global__ void g() {}";
-  std::ofstream(sources.examples_dir / "b_gemm_rs" / "README.md") << "GEMM overlapped with a reduce-scatter.\n";
+  std::ofstream(sources.examples_dir / "b_gemm_rs" / "kernel.cu")
+      << "extern \"C\" __global__ void g() {}";
+  std::ofstream(sources.examples_dir / "b_gemm_rs" / "README.md")
+      << "GEMM overlapped with a reduce-scatter.\n";
   std::filesystem::create_directories(sources.examples_dir / "a_allreduce");
   std::ofstream(sources.examples_dir / "a_allreduce" / "plan.json") << "{\"steps\": []}\n";
   const Built built = build("1", 8, "h100_8", &sources);
@@ -117,7 +122,9 @@ TEST(BuildPrompt, IncludesExamplesInNameOrderWhenTheFolderExists) {
   ASSERT_NE(b, std::string::npos);
   EXPECT_LT(a, b);
   EXPECT_NE(text.find("plan.json:\n```json\n{\"steps\": []}\n```\n"), std::string::npos);
-  EXPECT_NE(text.find("GEMM overlapped with a reduce-scatter.\n\nkernel.cu:\n```cuda\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("GEMM overlapped with a reduce-scatter.\n\nkernel.cu:\n```cuda\n"),
+            std::string::npos)
+      << text;
   std::filesystem::remove_all(sources.examples_dir);
 }
 
@@ -126,7 +133,8 @@ TEST(BuildPrompt, CustomTemplateIsUsed) {
   PromptSources sources = default_sources(index.root());
   sources.template_path = temp_dir("template") / "mine.md";
   std::ofstream(sources.template_path) << "Solve {{problem_key}} on {{world}} {{gpu}}s.\n";
-  EXPECT_EQ(build("1", 2, "h200_8", &sources).prompt.text, "Solve 001_allreduce on 2 NVIDIA H200 SXM 141 GBs.\n");
+  EXPECT_EQ(build("1", 2, "h200_8", &sources).prompt.text,
+            "Solve 001_allreduce on 2 NVIDIA H200 SXM 141 GBs.\n");
 }
 
 TEST(BuildPrompt, BadHardwareNamesTheFlag) {
