@@ -68,9 +68,13 @@ TEST(GenerateCli, WritesSixteenRecordsAndNeverTheKey) {
   server.set_default([](const SeenRequest&) { return fake::chat_stream(kAnswer); });
   const std::string out = make_temp_dir("gen") + "/run";
   setenv("OPENAI_COMPAT_API_KEY", kSecret.c_str(), 1);
-  const PkbRun run = run_pkb(generate_args(server, out));
+  const PkbRun run =
+      run_pkb("-vv " + generate_args(server, out).substr(3));  // not -q: every log line
   unsetenv("OPENAI_COMPAT_API_KEY");
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("model: openai-compat:fake"),
+            std::string::npos);  // -vv logs every attempt
+  EXPECT_EQ(run.err.find(kSecret), std::string::npos);
   const auto lines = sample_lines(out);
   EXPECT_EQ(lines.size(), 16u);
   EXPECT_EQ(distinct_ids(lines).size(), 16u);
