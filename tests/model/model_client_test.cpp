@@ -111,6 +111,11 @@ TEST(ModelClient, NormalizesUsagePerProvider) {
 
 TEST(ModelClient, MapsStopReasons) {
   FakeProvider server;
+  FakeReply refusal;
+  refusal.body = R"({"id":"c","model":"m","choices":[{"index":0,"finish_reason":"stop",
+                     "message":{"role":"assistant","content":null,"refusal":"I can't help with that."}}]})";
+  FakeReply blocked;
+  blocked.body = R"({"promptFeedback":{"blockReason":"SAFETY"},"modelVersion":"g"})";
   struct Case {
     std::string name;
     FakeReply reply;
@@ -127,6 +132,8 @@ TEST(ModelClient, MapsStopReasons) {
       {"anthropic:c", fake::anthropic("", "refusal"), StopReason::refused, "refusal"},
       {"gemini:g", fake::gemini("```cuda\n", "MAX_TOKENS"), StopReason::truncated, "MAX_TOKENS"},
       {"gemini:g", fake::gemini("", "SAFETY"), StopReason::filtered, "SAFETY"},
+      {"openai:g", refusal, StopReason::refused, "stop"},
+      {"gemini:g", blocked, StopReason::filtered, "blocked:SAFETY"},
   };
   for (const auto& test : cases) {
     const auto outcome = run(server, test.name, false, {test.reply});
