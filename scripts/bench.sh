@@ -7,4 +7,7 @@ PKB_BUILD_DIR=build-bench PKB_CMAKE_ARGS="-DPKB_BENCH=ON" scripts/setup.sh
 ./build-bench/tests/bench/references_bench --benchmark_repetitions="${PKB_BENCH_REPS:-3}" \
   --benchmark_report_aggregates_only=true --benchmark_context=commit="$(git rev-parse --short HEAD 2>/dev/null || echo none)" \
   --benchmark_out=build-bench/bench.json --benchmark_out_format=json
-echo "bench: results in build-bench/bench.json" >&2
+if [ -x build-bench/tests/bench/generate_bench ]; then
+  ./build-bench/tests/bench/generate_bench --benchmark_out=build-bench/generate_bench.json --benchmark_out_format=json
+fi
+echo "bench: results in build-bench/bench.json and build-bench/generate_bench.json" >&2

@@ -1,0 +1,66 @@
+// Examples are sorted by file name (byte order), never by directory order, so the prompt is stable.
+#include "src/prompt/examples.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "src/common/error.h"
+
+namespace pkb::prompt {
+namespace {
+
+std::vector<std::filesystem::path> sorted_entries(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.empty() && name[0] != '.') entries.push_back(entry.path());
+  }
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": cannot read the example");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::string body = read_file(path);
+  if (!body.empty() && body.back() != '\n') body += '\n';
+  const std::string ext = path.extension().string();
+  if (ext == ".md" || ext == ".txt") return body;
+  const std::string language = ext == ".cu" || ext == ".cuh" ? "cuda"
+                               : ext == ".json"              ? "json"
+                               : ext == ".py"                ? "python"
+                                                             : "";
+  return path.filename().string() + ":\n```" + language + "\n" + body + "```\n";
+}
+
+}  // namespace
+
+ExamplesText examples_text(const std::filesystem::path& dir) {
+  ExamplesText out;
+  if (dir.empty() || !std::filesystem::is_directory(dir)) return out;
+  for (const auto& entry : sorted_entries(dir)) {
+    out.text += (out.count ? "\n" : "") + std::string("### ") + entry.filename().string() + "\n\n";
+    if (std::filesystem::is_directory(entry)) {
+      bool first = true;
+      for (const auto& file : sorted_entries(entry)) {
+        if (!std::filesystem::is_regular_file(file)) continue;
+        out.text += (first ? "" : "\n") + file_text(file);
+        first = false;
+      }
+    } else {
+      out.text += file_text(entry);
+    }
+    ++out.count;
+  }
+  return out;
+}
+
+}  // namespace pkb::prompt

@@ -1,0 +1,82 @@
+// Argument lines: ranks with equal shapes share a line so W = 8 stays short.
+#include "src/prompt/problem_text.h"
+
+#include <nlohmann/json.hpp>
+
+namespace pkb::prompt {
+namespace {
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t index = 0; index < shape.size(); ++index)
+    out += (index ? ", " : "") + std::to_string(shape[index]);
+  return out + "]";
+}
+
+std::string ranks_text(int first, int last, int world) {
+  if (first == 0 && last == world - 1) return "on every rank";
+  if (first == last) return "on rank " + std::to_string(first);
+  return "on ranks " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+}  // namespace
+
+std::string arguments_text(const problem::ProblemSpec& spec, int world, DType dtype,
+                           const std::map<std::string, std::int64_t>& dims) {
+  std::string out;
+  auto add = [&](const std::string& role, const problem::TensorSpec& tensor) {
+    auto shape_of = [&](int rank) {
+      return problem::eval_shape(tensor, problem::make_env(dims, world, rank));
+    };
+    const std::string head = "- " + role + " `" + tensor.name +
+                             "`: " + std::string(dtype_name(tensor.dtype.resolve(dtype))) + " ";
+    int first = 0;
+    for (int rank = 1; rank <= world; ++rank) {
+      if (rank < world && shape_of(rank) == shape_of(first)) continue;
+      out += head + shape_text(shape_of(first)) + " " + ranks_text(first, rank - 1, world);
+      out += first == 0 && !tensor.doc.empty() ? " (" + tensor.doc + ")\n" : "\n";
+      first = rank;
+    }
+  };
+  for (const auto& tensor : spec.inputs) add("input", tensor);
+  for (const auto& tensor : spec.outputs) add(tensor.inout ? "inout" : "output", tensor);
+  return out;
+}
+
+std::string scalars_text(const problem::ProblemSpec& spec) {
+  std::string out;
+  for (const auto& scalar : spec.scalars) {
+    // nlohmann prints the shortest text that reads back as the same double: stable across runs.
+    const std::string value = scalar.type == problem::ScalarType::int64
+                                  ? std::to_string(static_cast<std::int64_t>(scalar.value))
+                                  : nlohmann::json(scalar.value).dump();
+    out += "- `" + scalar.name + "` = " + value +
+           (scalar.type == problem::ScalarType::int64 ? " (int)" : " (float)") +
+           (scalar.doc.empty() ? "" : ": " + scalar.doc) + "\n";
+  }
+  return out;
+}
+
+std::string groups_text(const problem::ProblemSpec& spec, int world,
+                        const std::map<std::string, std::int64_t>& dims) {
+  std::string out;
+  for (const auto& group : spec.groups) {
+    const auto size = group.size.eval(problem::make_env(dims, world, 0));
+    out += "- `" + group.name + "`: groups of " + std::to_string(size) + " ranks, " +
+           (group.layout == problem::GroupLayout::block
+                ? "consecutive ranks together (block)"
+                : "every " + std::to_string(size > 0 ? world / size : 0) +
+                      "-th rank together (strided)") +
+           "\n";
+  }
+  return out;
+}
+
+std::string dims_line(const std::map<std::string, std::int64_t>& dims) {
+  std::string out;
+  for (const auto& [name, size] : dims)
+    out += (out.empty() ? "" : ", ") + name + "=" + std::to_string(size);
+  return out;
+}
+
+}  // namespace pkb::prompt
