@@ -52,9 +52,10 @@ def solution(means, quats, scales, opacities, colors, viewmats, Ks,
     """
     world, rank = dist.get_world_size(), dist.get_rank()
     n = means.shape[0]
+    device = means.device
 
-    counts = [torch.zeros(1, dtype=torch.int64) for _ in range(world)]
-    dist.all_gather(counts, torch.tensor([n], dtype=torch.int64))
+    counts = [torch.zeros(1, dtype=torch.int64, device=device) for _ in range(world)]
+    dist.all_gather(counts, torch.tensor([n], dtype=torch.int64, device=device))
     offset = sum(int(c.item()) for c in counts[:rank])
     capacity = world * n  # at most every Gaussian of every rank is visible in my camera
 
@@ -113,7 +114,8 @@ def solution(means, quats, scales, opacities, colors, viewmats, Ks,
     fields = torch.stack([mean_x, mean_y, tz, conic[0], conic[1], conic[2], expand(opacities),
                           expand(colors[:, 0]), expand(colors[:, 1]), expand(colors[:, 2])], dim=-1)
     radii = torch.stack([radius_x, radius_y], dim=-1)
-    gaussian = (torch.arange(n, dtype=torch.int64) + offset).unsqueeze(0).expand(world, n)
+    gaussian = torch.arange(n, dtype=torch.int64, device=device) + offset
+    gaussian = gaussian.unsqueeze(0).expand(world, n)
     ids = torch.stack([torch.zeros_like(gaussian), gaussian], dim=-1)
     send_counts = keep.sum(dim=1).to(torch.int64)
     recv_counts = torch.empty_like(send_counts)
@@ -123,17 +125,17 @@ def solution(means, quats, scales, opacities, colors, viewmats, Ks,
 
     def exchange(values):
         values = values[keep].contiguous()
-        out = torch.empty((received,) + tuple(values.shape[1:]), dtype=values.dtype)
+        out = values.new_empty((received,) + tuple(values.shape[1:]))
         dist.all_to_all_single(out, values, recv_splits, send_splits)
         return out
 
     fields, radii, ids = exchange(fields), exchange(radii), exchange(ids)
 
     def pad(values, fill):
-        out = torch.full((capacity,) + tuple(values.shape[1:]), fill, dtype=values.dtype)
+        out = values.new_full((capacity,) + tuple(values.shape[1:]), fill)
         out[:received] = values
         return out
 
     return (pad(ids[:, 0], -1), pad(ids[:, 1], -1), pad(radii, 0), pad(fields[:, 0:2], 0),
             pad(fields[:, 2], 0), pad(fields[:, 3:6], 0), pad(fields[:, 6], 0),
-            pad(fields[:, 7:10], 0), torch.tensor(received, dtype=torch.int64))
+            pad(fields[:, 7:10], 0), torch.tensor(received, dtype=torch.int64, device=device))

@@ -36,8 +36,7 @@ def solution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
     # 1. channels for longitudes
     if n_az > 1:
         send = [block.contiguous() for block in torch.split(x, cc, dim=1)]
-        recv = [torch.empty(batch, cc, n_lat_local, n_lon_local, dtype=x.dtype)
-                for _ in range(n_az)]
+        recv = [x.new_empty(batch, cc, n_lat_local, n_lon_local) for _ in range(n_az)]
         dist.all_to_all(recv, send, group=azimuth)
         x_local = torch.cat(recv, dim=3)
     else:
@@ -47,7 +46,7 @@ def solution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
     rows = psi_indices[0] * n_lat + psi_indices[1]
     psi = torch.sparse_coo_tensor(torch.stack([rows, psi_indices[2]]), psi_values,
                                   (kernel * n_lat, n_lat_local * n_lon)).coalesce()
-    y = torch.empty(kernel * n_lat, batch * cc, n_lon, dtype=x.dtype)
+    y = x.new_empty(kernel * n_lat, batch * cc, n_lon)
     for lo in range(n_lon):
         rolled = torch.roll(x_local, shifts=-lo, dims=3)  # rolled[..., m] = x_local[..., m + lo]
         y[:, :, lo] = torch.sparse.mm(psi, rolled.reshape(batch * cc, -1).t())
@@ -61,8 +60,7 @@ def solution(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
     # 4. longitudes back for channels
     if n_az > 1:
         send = [block.contiguous() for block in torch.split(y, n_lon_local, dim=4)]
-        recv = [torch.empty(batch, cc, kernel, n_lat_local, n_lon_local, dtype=x.dtype)
-                for _ in range(n_az)]
+        recv = [x.new_empty(batch, cc, kernel, n_lat_local, n_lon_local) for _ in range(n_az)]
         dist.all_to_all(recv, send, group=azimuth)
         u = torch.cat(recv, dim=1)
     else:

@@ -21,7 +21,7 @@ def solution(H: torch.Tensor, weights: torch.Tensor, P: torch.Tensor, error: tor
     nb, length = H.shape[0], H.shape[1]
 
     K = torch.matmul(P, H)
-    t = torch.zeros(1, 1, dtype=H.dtype)
+    t = H.new_zeros(1, 1)
     for i in range(nb):
         t = t + (kalman_lambda + torch.matmul(H[i].t(), K[i]))
     dist.all_reduce(t, op=dist.ReduceOp.SUM)
@@ -35,5 +35,6 @@ def solution(H: torch.Tensor, weights: torch.Tensor, P: torch.Tensor, error: tor
     dist.all_gather(parts, flat)
     weights_all = torch.stack(parts).reshape(world * nb, length, 1)
 
-    lambda_next = torch.tensor(kalman_nue * kalman_lambda + 1 - kalman_nue, dtype=torch.float64)
+    lambda_next = torch.tensor(kalman_nue * kalman_lambda + 1 - kalman_nue, dtype=torch.float64,
+                               device=H.device)
     return weights_all, new_P, lambda_next
