@@ -40,6 +40,16 @@ else()
   set(PKB_TORCH_HAS_CUDA OFF)
 endif()
 
+# libcurl carries model API calls. A GPU machine that only evaluates may lack its headers: pkb then
+# builds without network clients (`pkb generate` says so; replay:DIR still works).
+find_package(CURL)
+if(CURL_FOUND)
+  set(PKB_HAVE_CURL ON)
+else()
+  set(PKB_HAVE_CURL OFF)
+  message(WARNING "libcurl not found: pkb is built without model API clients (apt install libcurl4-openssl-dev)")
+endif()
+
 # NCCL ships with NVIDIA's CUDA repository, not with every toolkit: without it pkb still builds,
 # and the NCCL communicator is left out (pkb doctor says so).
 find_path(PKB_NCCL_INCLUDE nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/include)

@@ -3,8 +3,6 @@
 // too).
 #include "src/model/error_policy.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -15,6 +13,15 @@ namespace pkb::model {
 namespace {
 
 constexpr std::size_t kMaxMessage = 300;  // error messages land in one log line and one record
+
+// Retry-After as an HTTP date, "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110's IMF-fixdate, the form
+// servers send); 0 when it does not parse.
+std::time_t parse_http_date(const std::string& text) {
+  std::tm when{};
+  const char* end = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &when);
+  if (end == nullptr || *end != '\0') return 0;
+  return timegm(&when);
+}
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -71,7 +78,7 @@ std::optional<double> wait_hint(const std::map<std::string, std::string>& header
   if (auto ms = header_number(headers, "retry-after-ms")) return *ms / 1000.0;
   if (auto seconds = header_number(headers, "retry-after")) return *seconds;
   if (headers.count("retry-after")) {  // an HTTP date
-    const std::time_t when = curl_getdate(headers.at("retry-after").c_str(), nullptr);
+    const std::time_t when = parse_http_date(headers.at("retry-after"));
     if (when > 0) return std::max(0.0, std::difftime(when, std::time(nullptr)));
   }
   if (error.retry_delay_s) return error.retry_delay_s;

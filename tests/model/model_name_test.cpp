@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
+
 #include <cstdlib>
 
 #include "src/common/error.h"
@@ -146,6 +148,15 @@ TEST(ErrorPolicy, ReadsWaitHintsInOrder) {
       *http_failure(429, {{"retry-after-ms", "250"}, {"retry-after", "9"}}, "{}").wait_hint_s,
       0.25);
   EXPECT_DOUBLE_EQ(*http_failure(429, {{"retry-after", "3"}}, "{}").wait_hint_s, 3);
+  {  // an HTTP date 30 s ahead
+    const std::time_t ahead = std::time(nullptr) + 30;
+    char date[64];
+    std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", std::gmtime(&ahead));
+    const double wait = *http_failure(503, {{"retry-after", date}}, "{}").wait_hint_s;
+    EXPECT_GE(wait, 28);
+    EXPECT_LE(wait, 30);
+    EXPECT_FALSE(http_failure(503, {{"retry-after", "soon"}}, "{}").wait_hint_s.has_value());
+  }
   EXPECT_DOUBLE_EQ(
       *http_failure(
            429, {},
