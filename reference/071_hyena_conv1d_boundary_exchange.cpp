@@ -27,9 +27,21 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
   at::Tensor prev_tail = at::zeros_like(tail_first);
   at::Tensor next_tail = rank == world - 1 ? tail_first.clone() : at::empty_like(tail_first);
-  // Rank r pairs with r-1 first, then with r+1: rank 0 starts the chain, so NCCL cannot deadlock.
-  if (rank > 0) comm.send_recv(tail_second, rank - 1, prev_tail, rank - 1);
-  if (rank < world - 1) comm.send_recv(tail_first, rank + 1, next_tail, rank + 1);
+  // Two phases of disjoint pairs, (0,1), (2,3), ... then (1,2), (3,4), ...: even ranks pair with
+  // r+1 first, odd ranks with r-1, so the exchange neither deadlocks nor runs as a chain.
+  auto with_prev = [&] {
+    if (rank > 0) comm.send_recv(tail_second, rank - 1, prev_tail, rank - 1);
+  };
+  auto with_next = [&] {
+    if (rank < world - 1) comm.send_recv(tail_first, rank + 1, next_tail, rank + 1);
+  };
+  if (rank % 2 == 0) {
+    with_next();
+    with_prev();
+  } else {
+    with_prev();
+    with_next();
+  }
 
   const at::ScalarType compute = at::promote_types(x.scalar_type(), at::kFloat);
   const at::Tensor w = weight.to(compute);

@@ -3,6 +3,8 @@
 // token order: u = rnd_P(x2 v), y = rnd_P(causal_conv(h, u) + bias u) (rfft/irfft of length 2S),
 // z = rnd_P(x1 y); z returns to zigzag sequence shards, transposed to (B, Ls, C).
 // Shapes: problems/072_hyena_forward_cp/problem.json.
+#include <cmath>
+
 #include "reference/registry.h"
 
 namespace pkb::ref {
@@ -10,17 +12,25 @@ namespace {
 
 // x1, x2, v are random per rank: a skipped all-to-all leaves the other ranks' tokens (on the way
 // in) or channels (on the way out) at zero. h and conv_bias are upstream's staircase, built by
-// rounding exact integers to bf16 (round to nearest even), not by a bf16 arange.
+// rounding exact integers to bf16 (round to nearest even), not by a bf16 arange; row c of h is
+// divided by (c + 1) * sqrt(Lh) so that every channel's outputs are O(1): with upstream's rows
+// (values near c) the large channels set a per-tensor error allowance that hides the skip term
+// and whole low channels. conv_bias[c] = rnd_bf16(c) / C (upstream divides by 1024 = C), so the
+// skip term stays visible at small C.
 Tensors make_inputs(InputContext& ctx) {
   const std::int64_t batch = ctx.dim("B"), channels = ctx.dim("C"), local = ctx.dim("Ls");
   const std::int64_t taps = ctx.dim("Lh");
   Tensors in{{"x1_seq", ctx.randn({batch, channels, local})},
              {"x2_seq", ctx.randn({batch, channels, local})},
              {"v_seq", ctx.randn({batch, channels, local})}};
-  const at::Tensor steps = at::arange(channels * taps, at::kFloat).to(at::kBFloat16).to(at::kFloat);
-  in.set("h", ctx.place(steps.view({channels, taps}) / static_cast<double>(taps), ctx.dtype()));
+  const at::Tensor steps =
+      at::arange(channels * taps, at::kFloat).to(at::kBFloat16).to(at::kDouble);
+  const at::Tensor row_scale = at::arange(1, channels + 1, at::kDouble).view({channels, 1}) *
+                               std::sqrt(static_cast<double>(taps));
+  in.set("h", ctx.place(steps.view({channels, taps}) / static_cast<double>(taps) / row_scale,
+                        ctx.dtype()));
   const at::Tensor bias = at::arange(channels, at::kFloat).to(at::kBFloat16).to(at::kFloat);
-  in.set("conv_bias", ctx.place(bias / 1024.0, ctx.dtype()));
+  in.set("conv_bias", ctx.place(bias / static_cast<double>(channels), ctx.dtype()));
   return in;
 }
 

@@ -21,11 +21,13 @@ def all_gather_v(mine, lengths):
 def blend(prev, cur, dim, extent):
     """cur with its first e slices along dim blended with the last e slices of prev, e =
     min(extent, both sizes): cur[i] = rnd(rnd(prev[n - e + i] * (1 - i/e)) + rnd(cur[i] * i/e)),
-    each product and the sum computed in fp32 and rounded to cur's dtype."""
+    each product and the sum computed in fp32 and rounded to cur's dtype; the ratio i/e and
+    1 - i/e are fp32 values (fp32 division, then fp32 subtraction)."""
     extent = min(extent, prev.shape[dim], cur.shape[dim])
     out = cur.clone()
+    ratios = torch.arange(extent, dtype=torch.float32, device=cur.device) / extent
     for i in range(extent):
-        ratio = i / extent
+        ratio = ratios[i]
         old = (prev.select(dim, prev.shape[dim] - extent + i).float() * (1 - ratio)).to(cur.dtype)
         new = (cur.select(dim, i).float() * ratio).to(cur.dtype)
         out.select(dim, i).copy_((old.float() + new.float()).to(cur.dtype))
