@@ -3,8 +3,6 @@
 // min(max_k, Ln) per query with their labels, and gathers them to o, which merges the [Qn, W*k]
 // candidates (rank order) into the global top k. Descending; ties: lower global train index first.
 // Shapes: problems/079_dinov2_distributed_knn/problem.json.
-#include <ATen/CPUGeneratorImpl.h>
-
 #include <algorithm>
 #include <utility>
 
@@ -14,23 +12,18 @@
 namespace pkb::ref {
 namespace {
 
-constexpr int kProblemId = 79;
-
-// Exact and tie-free similarities: each query is a signed one-hot row, and row f of the train
-// features holds (p - LT/2) / (LT/2) with p = (a_f * g + b_f) mod LT over the global train index g
-// (a_f odd, LT a power of two: a permutation; a_f, b_f from a seed shared by all ranks). Every
-// precision computes the same sims, all distinct at test dims (exact in bf16 for LT <= 512). The
-// ranks' train rows interleave in every query's ranking, so a rank that skips the broadcast or
-// the gather returns a different top k.
+// Exact similarities: each query is a signed one-hot row, so every similarity is plus or minus one
+// train feature value, computed exactly by any GEMM with fp32 accumulation in every precision. The
+// train features are private to each rank (randn columns, normalised in fp32, rounded to P), so no
+// rank can rebuild another's candidates; equal values (common in bf16/fp16) rank by lower global
+// train index. The ranks' train rows interleave in every query's ranking, so a rank that skips the
+// broadcast or the gather returns a different top k.
 Tensors make_inputs(InputContext& ctx) {
-  const std::int64_t total = ctx.dim("LT"), local = total / ctx.world(), half = total / 2;
+  const std::int64_t local = ctx.dim("LT") / ctx.world();
   const std::int64_t features = ctx.dim("Fd"), queries = ctx.dim("Qn");
-  at::Generator shared = at::detail::createCPUGenerator(input_seed(kProblemId, 0, ctx.trial()));
-  const at::Tensor multiplier = at::randint(0, half, {features, 1}, shared, at::kLong) * 2 + 1;
-  const at::Tensor shift = at::randint(0, total, {features, 1}, shared, at::kLong);
+  const at::Tensor draw = at::randn({features, local}, ctx.generator(), at::kFloat);
+  const at::Tensor train = draw / draw.norm(2, {0}, /*keepdim=*/true);
   const at::Tensor global = at::arange(ctx.rank() * local, (ctx.rank() + 1) * local, at::kLong).unsqueeze(0);
-  const at::Tensor position = (multiplier * global + shift).remainder(total);  // [Fd, Ln]
-  const at::Tensor train = (position - half).to(at::kFloat) / static_cast<double>(half);
 
   const at::Tensor column = at::randint(0, features, {queries, 1}, ctx.generator(), at::kLong);
   const at::Tensor sign = at::randint(0, 2, {queries, 1}, ctx.generator(), at::kLong) * 2 - 1;

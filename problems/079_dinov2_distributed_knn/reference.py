@@ -15,7 +15,8 @@ def solution(test_features: torch.Tensor, train_features_T: torch.Tensor,
     """Distributed k-nearest neighbours by dot-product similarity.
 
     test_features: [Qn, Fd] this rank's queries; train_features_T: [Fd, Ln] this rank's train
-    features (column j = global train row r * Ln + j); train_labels: [1, Ln] int64.
+    features, Ln = LT / W train rows per rank out of LT in all (column j = global train row
+    r * Ln + j); train_labels: [1, Ln] int64.
     k = min(max_k, Ln). For each owner rank o in turn:
       1. o broadcasts its query shape (int64 [2]) and then its queries Q_o.
       2. Every rank computes sims = Q_o @ train_features_T (fp32 accumulation, rounded to the run
