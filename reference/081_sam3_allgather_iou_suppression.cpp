@@ -43,10 +43,13 @@ Tensors make_inputs(InputContext& ctx) {
   const at::Tensor lifted = (drawn.to(at::kFloat) + 4.0 * pattern.to(at::kFloat)).to(dtype);
   const at::Tensor masks = (lifted.to(at::kFloat) - 1.0).to(dtype);
 
+  // Scores get per-rank noise so a solution cannot rebuild the gathered scores from the counts.
+  const at::Tensor scores = at::linspace(-5.0, 5.0, count, at::kFloat) + at::randn({count}, ctx.generator(), at::kFloat);
+
   const at::Tensor counts = at::arange(world, at::kLong).remainder(3) + 1;
   const at::Tensor last_occluded = (2 * at::arange(total, at::kLong) + 2).remainder(5) - 1;
   return {{"masks", ctx.place(masks, dtype)},
-          {"scores", ctx.place(at::linspace(-5.0, 5.0, count, at::kFloat), dtype)},
+          {"scores", ctx.place(scores, dtype)},
           {"num_obj_per_gpu", ctx.to_device(counts)},
           {"last_occluded", ctx.to_device(last_occluded)}};
 }
