@@ -77,6 +77,9 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
     listen_fd = sock;
   });
   impl_->server.set_keep_alive_max_count(1000);
+  // An idle kept-alive connection holds a server thread, and stop() waits for it: the default 5 s
+  // made every test that outlives its client's connection wait 5 s. Clients reconnect when needed.
+  impl_->server.set_keep_alive_timeout(1);
   impl_->server.set_tcp_nodelay(
       true);  // SSE sends small writes: no Nagle + delayed-ACK 40 ms stalls
   port_ = impl_->server.bind_to_any_port("127.0.0.1");
