@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Run ON the GPU machine (the device tool), after scripts/gpu-deps.sh ran here and with .deps
 # carried: builds pkb against the machine's torch (CUDA) and NCCL, prints pkb doctor, runs the gpu
-# test label, and prints a short timing table of the references on one GPU.
+# test label (the executor: examples correct at W = 2, 4, 8, broken candidates, timing
+# repeatability), and prints a table of the example answers' speedups (pkb eval --json; on one GPU
+# the ranks are emulated, so the speedups are marked and mean little). About 8 minutes on one H200
+# with a warm build folder. PKB_GPU_CHECK_REFERENCES=1 adds the old table of reference run times
+# (every problem at W = 2 and 8, a few minutes more).
 #   device run: scripts/gpu-check.sh   (carry: .deps)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,15 +30,43 @@ cmake --build build-gpu -j "$(nproc)" 2>&1 | tail -20 | tee "$out/build.log"
 echo "== pkb doctor"
 ./build-gpu/pkb doctor | tee "$out/doctor.txt"
 echo "== gpu tests"
-ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 120 2>&1 | tee "$out/gpu-tests.txt"
+ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 2>&1 | tee "$out/gpu-tests.txt"
 status=${PIPESTATUS[0]}
 
-echo "== references on one GPU (simulated ranks), bench dims"
-printf '%-20s %3s %6s %10s\n' problem W dtype seconds | tee "$out/timing.txt"
-for key in $(./build-gpu/pkb list --json | $python -c 'import json,sys; print(" ".join(p["key"] for p in json.load(sys.stdin)["problems"]))'); do
-  for world in 2 8; do
-    seconds=$( { /usr/bin/time -f %e ./build-gpu/pkb -q reference "$key" --world "$world" --dims bench --device cuda >/dev/null; } 2>&1 | tail -1)
-    printf '%-20s %3s %6s %10s\n' "$key" "$world" bf16 "$seconds" | tee -a "$out/timing.txt"
+echo "== example answers: pkb eval --json, bench dims, bf16"
+printf '%-34s %2s %-13s %12s %12s %8s %s\n' example W status "cand_us" "base_us" speedup note | tee "$out/examples.txt"
+for example in problems/examples/*.md; do
+  problem=$(basename "$(ls -d problems/"$(basename "$example" | cut -c1-3)"_*)")
+  for world in 2 4 8; do
+    json=$(./build-gpu/pkb -q eval "$problem" "$example" --world "$world" --dims bench --trials 2 --json 2>>"$out/examples.err")
+    echo "$json" > "$out/eval_$(basename "$example" .md)_W$world.json"
+    echo "$json" | $python -c '
+import json, sys
+name, world = sys.argv[1], sys.argv[2]
+try:
+    doc = json.load(sys.stdin)
+except ValueError:
+    doc = {"status": "no-json"}
+status = doc.get("status", "?")
+timing = (doc.get("run") or {}).get("timing") or {}
+cand = timing.get("candidate", {}).get("median_us", 0)
+base = timing.get("baseline", {}).get("median_us", 0)
+note = ("emulated " if timing.get("emulated") else "") + ("SOL-flag " if timing.get("sol_flag") else "")
+if status != "correct":
+    note += doc.get("message", "")[:80]
+print("%-34s %2s %-13s %12.1f %12.1f %8.2f %s" % (name, world, status, cand, base, timing.get("speedup", 0), note))
+' "$(basename "$example" .md)" "$world" | tee -a "$out/examples.txt"
   done
 done
+
+if [ "${PKB_GPU_CHECK_REFERENCES:-0}" = 1 ]; then
+  echo "== references on one GPU (simulated ranks), bench dims"
+  printf '%-20s %3s %6s %10s\n' problem W dtype seconds | tee "$out/timing.txt"
+  for key in $(./build-gpu/pkb list --json | $python -c 'import json,sys; print(" ".join(p["key"] for p in json.load(sys.stdin)["problems"]))'); do
+    for world in 2 8; do
+      seconds=$( { /usr/bin/time -f %e ./build-gpu/pkb -q reference "$key" --world "$world" --dims bench --device cuda >/dev/null; } 2>&1 | tail -1)
+      printf '%-20s %3s %6s %10s\n' "$key" "$world" bf16 "$seconds" | tee -a "$out/timing.txt"
+    done
+  done
+fi
 exit "$status"

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config
           libtorch-dev python3-torch
           nlohmann-json3-dev libcli11-dev libspdlog-dev libcurl4-openssl-dev
-          libgtest-dev libbenchmark-dev libcpp-httplib-dev)
+          libgtest-dev libbenchmark-dev libcpp-httplib-dev
+          pybind11-dev)  # pybind11: only scripts/bench-compile.sh (a torch extension build)
 
 find_cuda() {
   for candidate in "${CUDA_HOME:-}" /usr/local/cuda /usr/lib/cuda; do

@@ -26,5 +26,6 @@ std::function<int()> setup_doctor(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_add_problem(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_generate(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace pkb::cli

@@ -7,6 +7,7 @@
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
+#include "src/common/file_bytes.h"
 #include "src/prompt/examples.h"
 #include "src/prompt/hardware.h"
 #include "src/prompt/problem_text.h"
@@ -16,11 +17,9 @@ namespace pkb::prompt {
 namespace {
 
 std::string read_text(const std::filesystem::path& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read the " + what);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = read_file(path);
+  if (!text) throw InputError(path.string() + ": cannot read the " + what);
+  return *text;
 }
 
 bool has_inout(const problem::ProblemSpec& spec) {
@@ -43,9 +42,8 @@ PromptSources default_sources(const std::filesystem::path& problems_root) {
   PromptSources sources;
   sources.template_path = prompts / "task.md";
   sources.hardware_path = prompts / "hardware.json";
-  // docs/ABI.md replaces the stand-in response-format section once it exists.
-  const std::filesystem::path abi = std::filesystem::path(PKB_DEFAULT_DOCS_DIR) / "ABI.md";
-  sources.abi_path = std::filesystem::is_regular_file(abi) ? abi : prompts / "response_format.md";
+  // docs/ABI.md is the one description of what a model must return; the prompt embeds it.
+  sources.abi_path = std::filesystem::path(PKB_DEFAULT_DOCS_DIR) / "ABI.md";
   sources.examples_dir = problems_root / "examples";
   return sources;
 }
@@ -79,7 +77,7 @@ Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setti
       {"gpu", hardware.gpu},
       {"gpu_count", std::to_string(hardware.count)},
       {"arch", hardware.arch},
-      {"abi", with_final_newline(read_text(sources.abi_path, "response format"))},
+      {"abi", with_final_newline(read_text(sources.abi_path, "candidate ABI"))},
       {"examples", examples.text},
   };
   Prompt prompt;

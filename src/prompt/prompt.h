@@ -17,7 +17,7 @@ namespace pkb::prompt {
 struct PromptSources {
   std::filesystem::path template_path;  // prompts/task.md, or --template FILE
   std::filesystem::path hardware_path;  // prompts/hardware.json
-  std::filesystem::path abi_path;  // docs/ABI.md when it exists, else prompts/response_format.md
+  std::filesystem::path abi_path;  // docs/ABI.md
   std::filesystem::path examples_dir;  // problems/examples/ (skipped when absent)
 };
 

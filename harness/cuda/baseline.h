@@ -1,0 +1,35 @@
+// Timing the baseline (DESIGN.md §5): the C++ libtorch reference in the run's dtype. On W GPUs it
+// runs one thread per rank over NCCL (NcclComm), each iteration started together (the threads
+// meet after draining their GPUs) and timed with events on the rank's default stream, the slowest
+// rank counting; it rotates the same number of input copies as the candidate. Emulated (one
+// GPU) it is the simulated world with every rank's tensors on that GPU, timed by wall clock.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/cuda/executor_setup.h"
+#include "harness/cuda/timing_stats.h"
+#include "reference/tensors.h"
+
+namespace pkb::harness {
+
+class BaselineTimer {
+ public:
+  /// distinct[d][r]: rank r's inputs of value set d; `sets` copies rotate (set k = d k % distinct).
+  BaselineTimer(const Sample& sample, const std::vector<std::vector<ref::Tensors>>& distinct,
+                int sets);
+  ~BaselineTimer();
+
+  /// One timing run (warm-up, then measured iterations); per-iteration times in microseconds.
+  std::vector<double> run(const IterationPolicy& policy);
+  /// "nccl" or "simulated".
+  std::string kind() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pkb::harness

@@ -1,0 +1,85 @@
+// set_up_sample and its helpers (see executor_setup.h).
+#include "harness/cuda/executor_setup.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/cuda/worker_progress.h"
+#include "harness/plan/plan.h"
+#include "harness/plan/plan_resolve.h"
+#include "src/compile/compile.h"
+#include "src/problem/spec_loader.h"
+
+namespace pkb::harness {
+namespace {
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("executor: cannot read the " + std::string(what) + " " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool has_step(const std::vector<plan::ResolvedPlan>& plans, plan::StepOp op) {
+  for (const auto& step : plans.front().steps)
+    if (step.op == op) return true;
+  return false;
+}
+
+}  // namespace
+
+void wait_or_fail(ExecDevice& device, double timeout_s, const std::string& what) {
+  const SyncResult sync = device.synchronize(timeout_s);
+  if (sync.ok) return;
+  if (sync.timed_out)
+    throw SampleFailed(WorkerStatus::timeout, what + ": rank " + std::to_string(sync.rank) +
+                                                  " did not finish within " +
+                                                  format_seconds(timeout_s) +
+                                                  (device.emulated() ? " (emulated ranks)" : ""));
+  throw SampleFailed(WorkerStatus::runtime_error,
+                     what + ": rank " + std::to_string(sync.rank) + ": " + sync.error);
+}
+
+void Sample::progress(const std::string& now) {
+  stage = now;
+  write_progress(request.progress_path, now);
+}
+
+std::unique_ptr<Sample> set_up_sample(const WorkerRequest& request,
+                                      const DeviceFactory& make_device) {
+  auto sample = std::make_unique<Sample>();
+  sample->request = request;
+  sample->progress("set-up");
+  sample->spec =
+      problem::load_problem(std::filesystem::path(request.problems_dir) / request.problem);
+  sample->cubin = read_file(request.cubin_path, "cubin");
+  const std::string ptx = read_file(request.ptx_path, "PTX");
+  const std::string plan_text = read_file(request.plan_path, "plan");
+
+  sample->device = make_device(request);
+  if (at::hasCUDA())
+    sample->reference_device =
+        at::Device(at::kCUDA, request.devices.empty() ? 0 : request.devices[0]);
+
+  plan::PlanTarget target;
+  target.spec = &sample->spec;
+  target.world = request.world;
+  target.dtype = request.dtype;
+  target.dims = request.dims;
+  target.limits = sample->device->limits();
+  target.kernels = compile::parse_ptx_entries(ptx);
+  std::vector<plan::ResolvedPlan> plans =
+      plan::resolve_all_ranks(*plan::parse_plan(plan_text), target);
+  const bool collectives = has_step(plans, plan::StepOp::collective);
+  if (sample->device->emulated() && collectives)
+    throw plan::PlanError("plan: collective steps need one GPU per rank; this run emulates " +
+                          std::to_string(request.world) +
+                          " ranks on one GPU, where NCCL cannot run");
+  sample->device->prepare_library_steps(has_step(plans, plan::StepOp::gemm), collectives);
+  sample->device->load_module(sample->cubin);
+  sample->runner = std::make_unique<PlanRunner>(std::move(plans), *sample->device);
+  return sample;
+}
+
+}  // namespace pkb::harness

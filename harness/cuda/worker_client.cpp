@@ -1,0 +1,119 @@
+// run_worker (see worker_client.h).
+#include "harness/cuda/worker_client.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "harness/cuda/worker_progress.h"
+#include "src/common/error.h"
+#include "src/common/subprocess.h"
+
+namespace pkb::harness {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr std::size_t kLogTail = 4000;  // bytes of the worker's stderr kept in the result
+
+fs::path make_work_dir() {
+  const fs::path base = fs::temp_directory_path();
+  std::string pattern = (base / "pkb-worker-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw Error("run_worker: cannot create a folder under " + base.string());
+  return pattern;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string tail(const std::string& text, std::size_t bytes) {
+  return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
+}
+
+// The last non-empty line, for a one-line message.
+std::string last_line(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last;
+}
+
+std::string exit_text(int code) {
+  return code > 128 ? "killed by signal " + std::to_string(code - 128)
+                    : "exited with status " + std::to_string(code);
+}
+
+}  // namespace
+
+fs::path worker_program() {
+  if (const char* from_env = std::getenv("PKB_WORKER"); from_env != nullptr && *from_env != '\0') {
+    if (!fs::exists(from_env))
+      throw Error(std::string("PKB_WORKER=") + from_env + ": no such file");
+    return from_env;
+  }
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error && fs::exists(self.parent_path() / "pkb-worker"))
+    return self.parent_path() / "pkb-worker";
+#ifdef PKB_WORKER_BUILD_PATH
+  if (fs::exists(PKB_WORKER_BUILD_PATH)) return PKB_WORKER_BUILD_PATH;
+#endif
+  throw Error("pkb-worker not found beside " + self.string() +
+              " (build the pkb-worker target, or set PKB_WORKER)");
+}
+
+WorkerResult run_worker(WorkerRequest request, const WorkerRunOptions& options) {
+  const fs::path program = options.program.empty() ? worker_program() : options.program;
+  const fs::path dir = make_work_dir();
+  request.progress_path = (dir / "progress.txt").string();
+  request.result_path = (dir / "result.json").string();
+  const fs::path request_path = dir / "request.json";
+  {
+    std::ofstream out(request_path);
+    out << request_to_json(request);
+    if (!out) throw Error("run_worker: cannot write " + request_path.string());
+  }
+
+  const ProcessResult process =
+      run_process({program.string(), request_path.string()}, "", options.deadline_s);
+  const std::string stage = read_progress(request.progress_path);
+  WorkerResult result;
+  bool have_result = false;
+  if (fs::exists(request.result_path)) {
+    try {
+      result = parse_result(read_file(request.result_path), request.result_path);
+      have_result = true;
+    } catch (const Error&) {
+      // A torn or garbled result counts as none; the exit status below says what happened.
+    }
+  }
+  if (!have_result) {
+    result.stage = stage;
+    const std::string where = stage.empty() ? "" : " (at " + stage + ")";
+    if (process.timed_out) {
+      result.status = WorkerStatus::timeout;
+      result.message = "no result after " + format_seconds(options.deadline_s) + where +
+                       ": the worker was killed";
+    } else {
+      result.status = WorkerStatus::runtime_error;
+      const std::string last = last_line(process.err);
+      result.message =
+          "pkb-worker " + exit_text(process.exit_code) + where + (last.empty() ? "" : ": " + last);
+    }
+  }
+  result.log = tail(process.err, kLogTail);
+  if (!options.keep_files) {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+  return result;
+}
+
+}  // namespace pkb::harness

@@ -1,0 +1,125 @@
+// `pkb eval P SOLUTION [--plan FILE] [--world W] [--dtype D] [--dims ...] [--trials T] [--arch A] [--json]`:
+// compiles, checks and times one solution (a model's answer, or a .cu file with --plan). Without
+// a GPU it compiles, validates the plan and says that running it needs one (status compiled).
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/command.h"
+#include "src/cli/problem_args.h"
+#include "src/cli/table.h"
+#include "src/common/error.h"
+#include "src/eval/eval.h"
+#include "src/problem/dims.h"
+
+namespace pkb::cli {
+namespace {
+
+nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval::EvalRequest& request,
+                                    const eval::Target& target, const eval::EvalOutcome& outcome) {
+  nlohmann::ordered_json doc = {
+      {"schema_version", 1},
+      {"problem", spec.key},
+      {"world", request.world},
+      {"dtype", dtype_name(request.dtype)},
+      {"dims", request.dims},
+      {"status", eval::status_name(outcome.status)},
+      {"message", outcome.message},
+      {"target", {{"arch", target.arch}, {"gpu", target.gpu}, {"gpu_name", target.gpu_name},
+                  {"gpu_count", target.gpu_count}, {"num_sms", target.limits.num_sms},
+                  {"multicast", target.limits.multicast}}},
+  };
+  if (!outcome.compile.key.empty() || !outcome.compile.log.empty()) {
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const auto& kernel : outcome.compile.kernels) kernels.push_back(kernel.name);
+    doc["compile"] = {{"ok", outcome.compile.ok},       {"seconds", outcome.compile.seconds},
+                      {"cache_hit", outcome.compile.cache_hit}, {"nvrtc", outcome.compile.nvrtc_version},
+                      {"key", outcome.compile.key},     {"kernels", kernels},
+                      {"log", outcome.compile.log}};
+  }
+  doc["plan_steps"] = outcome.plan_steps;
+  doc["library_steps"] = outcome.library_steps;
+  if (!outcome.run.is_null()) doc["run"] = outcome.run;
+  return doc;
+}
+
+void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& request, const eval::Target& target,
+                   const eval::EvalOutcome& outcome) {
+  Table table({"stage", "result"});
+  table.add_comment(spec.key + ": W=" + std::to_string(request.world) + " P=" + std::string(dtype_name(request.dtype)) +
+                    " " + dims_text(request.dims) + " target " + target.arch +
+                    (target.gpu ? " (" + target.gpu_name + ")" : " (no GPU)"));
+  if (!outcome.compile.key.empty()) {
+    std::string kernels;
+    for (const auto& kernel : outcome.compile.kernels) kernels += (kernels.empty() ? "" : " ") + kernel.name;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", outcome.compile.seconds);
+    table.add_row({"compile", std::string(outcome.compile.ok ? "ok " : "failed ") + seconds +
+                                  (outcome.compile.cache_hit ? " (cached)" : "") + (kernels.empty() ? "" : ", kernels: " + kernels)});
+  }
+  if (outcome.plan_steps > 0) {
+    std::string library;
+    for (const auto& step : outcome.library_steps) library += (library.empty() ? "" : " ") + step;
+    table.add_row({"plan", std::to_string(outcome.plan_steps) + " steps" + (library.empty() ? "" : ", library: " + library)});
+  }
+  if (outcome.run.is_object() && outcome.run.contains("timing")) table.add_row({"timing", outcome.run["timing"].dump()});
+  table.add_row({"status", std::string(eval::status_name(outcome.status))});
+  table.print(std::cout);
+  std::cout << outcome.message << "\n";
+  if (outcome.status == eval::SampleStatus::compile_error && !outcome.compile.log.empty())
+    std::cerr << outcome.compile.log << "\n";
+}
+
+}  // namespace
+
+std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
+  struct Flags {
+    std::string problem, solution, plan, dtype = "bf16", dims = "bench", arch, work_dir;
+    int world = 0, trials = 5;
+    double compile_timeout = 120, run_timeout = 600;
+    bool json = false, no_cache = false, no_timing = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce)")->required();
+  app.add_option("solution", flags->solution, "A model's answer (markdown with a ```cuda and a ```json block), or a .cu file with --plan")->required();
+  app.add_option("--plan", flags->plan, "The plan (JSON) of a .cu SOLUTION");
+  app.add_option("--world", flags->world, "World size W (default: the problem's smallest)");
+  app.add_option("--dtype", flags->dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
+  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  app.add_option("--trials", flags->trials, "Correctness trials, each with fresh secret inputs (default 5)")->check(CLI::Range(1, 100));
+  app.add_option("--arch", flags->arch, "NVRTC target, e.g. sm_90a, sm_100a (default: the GPU's, else sm_90a)");
+  app.add_option("--compile-timeout", flags->compile_timeout, "Seconds before NVRTC is stopped (default 120)")->check(CLI::PositiveNumber);
+  app.add_option("--run-timeout", flags->run_timeout, "Seconds before the GPU worker is killed (default 600)")->check(CLI::PositiveNumber);
+  app.add_option("--work-dir", flags->work_dir, "Keep the cubin, PTX and worker files here (default: a temporary folder)");
+  app.add_flag("--no-cache", flags->no_cache, "Compile even when the compile cache has this source");
+  app.add_flag("--no-timing", flags->no_timing, "Check correctness only");
+  app.add_flag("--json", flags->json, "Print one JSON document instead of the table");
+  return [&global, flags] {
+    const auto index = open_index(global);
+    const auto spec = index.load(index.resolve(flags->problem));
+    eval::EvalRequest request;
+    request.spec = &spec;
+    request.world = flags->world > 0 ? flags->world : spec.world_sizes.front();
+    check_world(spec, request.world);
+    request.dtype = parse_run_dtype(spec, flags->dtype);
+    request.dims = problem::select_dims(spec, flags->dims, problem::DimsBase::bench);
+    request.trials = flags->trials;
+    request.time = !flags->no_timing;
+    request.compile_timeout_s = flags->compile_timeout;
+    request.run_timeout_s = flags->run_timeout;
+    if (!flags->no_cache) request.cache_dir = eval::default_cache_dir();
+    request.work_dir = flags->work_dir;
+    if (!flags->plan.empty() && !std::filesystem::exists(flags->plan))
+      throw UsageError("--plan " + flags->plan + ": no such file");
+    if (!std::filesystem::exists(flags->solution)) throw UsageError(flags->solution + ": no such file");
+    const auto candidate = eval::load_candidate(flags->solution, flags->plan);
+    const auto target = eval::choose_target(flags->arch, request.world);
+    const auto outcome = eval::evaluate(candidate, request, target);
+    if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";
+    else print_outcome(spec, request, target, outcome);
+    return eval::status_ok(outcome.status) ? 0 : 1;
+  };
+}
+
+}  // namespace pkb::cli

@@ -1,0 +1,2 @@
+// Empty: bool, true and false are keywords in C++; kept so C-style includes compile under NVRTC.
+#pragma once

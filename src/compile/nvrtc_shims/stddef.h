@@ -1,0 +1,3 @@
+// NVRTC ships no C library headers; size_t and ptrdiff_t are built in, libcu++ adds offsetof.
+#pragma once
+#include <cuda/std/cstddef>

@@ -1,0 +1,2 @@
+// Empty: printf is built into NVRTC; kept so #include <stdio.h> compiles.
+#pragma once

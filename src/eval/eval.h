@@ -1,0 +1,75 @@
+// Evaluating one candidate (DESIGN.md §5): extract the blocks, compile the source with NVRTC in a
+// child process, resolve the plan against the problem and the device, then run it on the GPUs in
+// a pkb-worker child, or stop at `compiled` where no GPU is visible. A candidate's failure is an
+// outcome, never an exception; exceptions are pkb's own failures.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/plan/plan.h"
+#include "src/compile/compile.h"
+#include "src/eval/sample_status.h"
+#include "src/problem/spec.h"
+
+namespace pkb::eval {
+
+/// What a solution file holds: a model's answer (markdown with a ```cuda and a ```json block),
+/// or a .cu source with its plan in a separate file.
+struct Candidate {
+  std::string source;
+  std::string plan_json;
+  std::optional<std::string> format_error;  // "missing_json_block: ..." when the answer is unusable
+};
+
+/// `plan_path` empty: `solution_path` is a model's answer. Throws InputError when a file cannot be read.
+Candidate load_candidate(const std::filesystem::path& solution_path, const std::filesystem::path& plan_path);
+
+/// The machine the candidate is compiled and resolved for.
+struct Target {
+  std::string arch = "sm_90a";
+  plan::DeviceLimits limits;
+  bool gpu = false;            // an NVIDIA GPU is visible: the candidate runs
+  std::string no_gpu_reason;   // why not, for the `compiled` message
+  int gpu_count = 0;
+  std::string gpu_name;
+};
+
+/// The probed GPUs when there are any; else the limits of `arch` (an H100/H200 for sm_90a, a
+/// B200 for sm_100a) with gpu = false. `arch` empty: the GPU's own, or sm_90a.
+Target choose_target(const std::string& arch, int world);
+
+struct EvalRequest {
+  const problem::ProblemSpec* spec = nullptr;
+  int world = 2;
+  DType dtype = DType::bf16;
+  std::map<std::string, std::int64_t> dims;
+  int trials = 5;
+  bool time = true;
+  double compile_timeout_s = 120;
+  double run_timeout_s = 600;        // the whole worker
+  std::filesystem::path cache_dir;   // empty: no compile cache
+  std::filesystem::path work_dir;    // where the cubin, PTX and plan go for the worker
+};
+
+struct EvalOutcome {
+  SampleStatus status = SampleStatus::compile_error;
+  std::string message;  // one line
+  compile::CompileResult compile;
+  std::vector<std::string> library_steps;
+  int plan_steps = 0;
+  nlohmann::json run;   // the worker's result when the candidate ran; null otherwise
+};
+
+EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, const Target& target);
+
+/// $PKB_CACHE_DIR, else $XDG_CACHE_HOME/pkb/nvrtc, else ~/.cache/pkb/nvrtc.
+std::filesystem::path default_cache_dir();
+
+}  // namespace pkb::eval

@@ -1,0 +1,62 @@
+// run_on_gpu: hand the compiled candidate to a pkb-worker child (harness/cuda/worker_client.h)
+// and fold its result into the outcome. Seeds are drawn here, after compiling, from the OS's
+// entropy, so no candidate can know its inputs in advance.
+#include "src/eval/eval_gpu.h"
+
+#include <random>
+
+#include "harness/cuda/worker_client.h"
+#include "src/common/error.h"
+#include "src/common/file_bytes.h"
+
+namespace pkb::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+SampleStatus to_sample_status(harness::WorkerStatus status) {
+  switch (status) {
+    case harness::WorkerStatus::plan_error: return SampleStatus::plan_error;
+    case harness::WorkerStatus::runtime_error: return SampleStatus::runtime_error;
+    case harness::WorkerStatus::timeout: return SampleStatus::timeout;
+    case harness::WorkerStatus::incorrect: return SampleStatus::incorrect;
+    case harness::WorkerStatus::correct: return SampleStatus::correct;
+  }
+  return SampleStatus::runtime_error;
+}
+
+}  // namespace
+
+void run_on_gpu(const Candidate& candidate, const EvalRequest& request, const Target& target, EvalOutcome& outcome) {
+  fs::path dir = request.work_dir;
+  if (dir.empty()) dir = fs::temp_directory_path() / ("pkb-eval-" + outcome.compile.key.substr(0, 16));
+  fs::create_directories(dir);
+  write_file(dir / "kernel.cubin", outcome.compile.cubin);
+  write_file(dir / "kernel.ptx", outcome.compile.ptx);
+  write_file(dir / "plan.json", candidate.plan_json);
+
+  harness::WorkerRequest worker;
+  worker.problem = request.spec->key;
+  worker.problems_dir = request.spec->dir.parent_path().string();
+  worker.world = request.world;
+  worker.dtype = request.dtype;
+  worker.dims = request.dims;
+  worker.cubin_path = (dir / "kernel.cubin").string();
+  worker.ptx_path = (dir / "kernel.ptx").string();
+  worker.plan_path = (dir / "plan.json").string();
+  std::random_device entropy;
+  std::uniform_int_distribution<int> seed(1, 1 << 30);
+  for (int trial = 0; trial < request.trials; ++trial) worker.trial_seeds.push_back(seed(entropy));
+  worker.timing_seed = seed(entropy);
+  worker.timing = request.time;
+  (void)target;  // the worker probes the GPUs itself; target only decided that there are some
+  harness::WorkerRunOptions options;
+  options.deadline_s = request.run_timeout_s;
+  const harness::WorkerResult result = harness::run_worker(worker, options);
+  outcome.status = to_sample_status(result.status);
+  outcome.message = result.message;
+  if (!result.library_steps.empty()) outcome.library_steps = result.library_steps;
+  outcome.run = nlohmann::json::parse(harness::result_to_json(result));
+}
+
+}  // namespace pkb::eval
