@@ -3,18 +3,17 @@
 # `pkb reference` dumps and compares with the C++ outputs. Needs Debian's torch 1.13 + gloo:
 #   /usr/bin/python3 scripts/parity.py --pkb build/pkb --world 4 [--problems 1,2] [--dtypes bf16]
 import argparse
-import concurrent.futures
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 # Beside this file: run as a script, its folder is sys.path[0].
-from parity_compare import one_line, verdict
+from parity_compare import verdict
+from parity_dumps import BatchDumps
 from parity_protocol import COLLECTIVE_TIMEOUT_S, POLL_S, read_results
 from parity_world import World
 
@@ -26,7 +25,6 @@ KNOWN_DTYPES = ("bf16", "fp16", "fp32", "fp64")
 EXIT_GRACE_S = COLLECTIVE_TIMEOUT_S + 15
 # No new result for this long, with the job's dump ready, means a rank hangs outside gloo.
 STALL_TIMEOUT_S = 2 * COLLECTIVE_TIMEOUT_S + 30
-PKB_TIMEOUT_S = 300
 
 
 class UsageError(Exception):
@@ -72,37 +70,17 @@ def load_problems(problems_dir, selection):
     return sorted(chosen, key=lambda item: item[1]["id"])
 
 
-def run_pkb(args, job):
-    """Writes the job's dump; returns None or the failure message."""
-    command = [args.pkb] + (["--problems-dir", args.problems_dir] if args.problems_dir else [])
-    command += ["reference", job.key, "--world", str(args.world), "--dtype", job.dtype,
-                "--dims", "test", "--dump", job.dump_dir]
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              timeout=PKB_TIMEOUT_S)
-    except OSError as err:
-        return f"cannot run {args.pkb}: {err}"
-    except subprocess.TimeoutExpired:
-        return f"pkb reference timed out after {PKB_TIMEOUT_S} s"
-    if proc.returncode != 0:
-        return f"pkb reference exited with code {proc.returncode}: {one_line(proc.stderr)}"
-    return None
-
-
 def run_jobs(args, jobs, run_dir, emit):
     """Runs the dumps, then the jobs in W workers, and emits one line per job in order."""
     os.makedirs(os.path.join(run_dir, "dumps_ready"))
     with open(os.path.join(run_dir, "jobs.json"), "w") as file:
         json.dump([job.worker_spec for job in jobs], file)
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1))
-    pending = {pool.submit(run_pkb, args, job): job for job in jobs}
+    dumps = BatchDumps(args, jobs, run_dir)
     world, epoch, next_job = None, 0, 0
     last_progress, seen_results = time.monotonic(), 0
     try:
         while next_job < len(jobs):
-            for future in [f for f in pending if f.done()]:
-                job = pending.pop(future)
-                job.pkb_error, job.pkb_done = future.result(), True
+            for job in dumps.take_finished():
                 marker = os.path.join(run_dir, "dumps_ready", str(job.index))
                 with open(marker + ".tmp", "w") as file:
                     file.write("failed" if job.pkb_error else "ok")
@@ -155,7 +133,7 @@ def run_jobs(args, jobs, run_dir, emit):
     finally:
         if world is not None:
             world.kill()
-        pool.shutdown(wait=True, cancel_futures=True)
+        dumps.stop()
 
 
 def parse_args(argv):

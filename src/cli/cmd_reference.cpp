@@ -1,6 +1,7 @@
 // `pkb reference P --world W [--dtype D] [--dims ...] [--trial t] [--device cpu|cuda] [--dump DIR]`:
 // runs the C++ reference on W simulated ranks and prints every rank's output shapes and checksums,
-// so two runs can be compared by eye; --dump writes the dump format of DESIGN.md §3.
+// so two runs can be compared by eye; --dump writes the dump format of DESIGN.md §3. `--batch FILE`
+// writes many dumps in one process (reference_batch.h).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "reference/solve_nccl.h"
 #include "src/cli/command.h"
 #include "src/cli/problem_args.h"
+#include "src/cli/reference_batch.h"
 #include "src/cli/table.h"
 #include "src/common/error.h"
 #include "src/dump/dump_writer.h"
@@ -68,13 +70,13 @@ at::Device parse_device(const std::string& text) {
 
 std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, dtype = "bf16", dims = "test", dump, device = "cpu", backend = "sim";
+    std::string problem, dtype = "bf16", dims = "test", dump, device = "cpu", backend = "sim", batch;
     int world = 0, trial = 0;
     bool json = false;
   };
   auto flags = std::make_shared<Flags>();
-  app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce)")->required();
-  app.add_option("--world", flags->world, "World size W, one the problem allows")->required();
+  app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce)");
+  app.add_option("--world", flags->world, "World size W, one the problem allows");
   app.add_option("--dtype", flags->dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
   app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default test)");
   app.add_option("--trial", flags->trial, "Trial index: seeds the inputs (default 0)")->check(CLI::NonNegativeNumber);
@@ -83,7 +85,15 @@ std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global)
                  "sim: W simulated ranks on --device; nccl: one rank per GPU over NCCL (default sim)");
   app.add_option("--dump", flags->dump, "Write manifest.json and per-rank safetensors to this new folder");
   app.add_flag("--json", flags->json, "Print one JSON document instead of the table");
+  app.add_option("--batch", flags->batch,
+                 "Write many dumps in one process: FILE (or -) holds a JSON job per line (scripts/parity.py uses it)");
   return [&global, flags] {
+    if (!flags->batch.empty()) {
+      if (!flags->problem.empty()) throw UsageError("--batch " + flags->batch + ": the jobs name their problems; drop " + flags->problem);
+      return run_reference_batch(flags->batch, global);
+    }
+    if (flags->problem.empty() || flags->world == 0)
+      throw UsageError("reference: give a problem and --world W (or --batch FILE)");
     const auto index = open_index(global);
     const auto spec = index.load(index.resolve(flags->problem));
     check_world(spec, flags->world);

@@ -24,11 +24,13 @@ const CommandEntry kCommands[] = {
     {"show", "Show one problem: spec, Python reference, argument shapes", pkb::cli::setup_show},
     {"reference", "Run the libtorch reference on W simulated ranks; --dump writes safetensors",
      pkb::cli::setup_reference},
+#ifndef PKB_PROBLEM_TOOLS_ONLY
     {"prompt", "Print the exact prompt a model would get for a problem (no API call)", pkb::cli::setup_prompt},
     {"generate", "Ask a model for solutions and write them to a results directory (no evaluation)",
      pkb::cli::setup_generate},
     {"eval", "Compile, check and time one solution (a model's answer, or a .cu file with --plan)",
      pkb::cli::setup_eval},
+#endif
     {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
      pkb::cli::setup_validate},
     {"add-problem", "Scaffold a new problem: spec, Python reference, C++ reference skeleton",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `pkb add-problem` end to end, in a temporary copy of the repository: scaffold a problem from a
-# Python reference, build pkb with it (only it and 001), see the skeleton fail `pkb validate` with a
-# message saying what to write, fill in a tiny computation, and see validation and parity pass.
+# Python reference, build pkb with it (only it and 001, and only the problem commands), see the
+# skeleton fail `pkb validate` with a message saying what to write, fill in a tiny computation,
+# and see validation and parity pass.
 # Usage: add_problem_test.sh PKB SOURCE_DIR [PYTHON_WITH_TORCH]   (ctest label: slow)
 set -euo pipefail
 pkb=$1
@@ -32,7 +33,7 @@ fi
 grep -q "already has this name" "$tmp/err" || fail "unexpected refusal: $(cat "$tmp/err")"
 
 echo "== build with the skeleton"
-cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DPKB_ONLY_REFERENCES=001_*;$key" \
+cmake -S "$repo" -B "$repo/build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DPKB_ONLY_REFERENCES=001_*;$key" -DPKB_PROBLEM_TOOLS_ONLY=ON \
   ${python:+-DPKB_PYTHON="$python"} >/dev/null
 build
 if "$repo/build/pkb" validate "$key" --world 2 --dtype bf16 >"$tmp/out" 2>"$tmp/err"; then

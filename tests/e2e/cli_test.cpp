@@ -149,5 +149,26 @@ TEST(Cli, ShowPrintsShapesPerRankAndTheReference) {
   EXPECT_NE(run.out.find("def solution("), std::string::npos) << run.out;
 }
 
+TEST(Cli, ReferenceBatchAnswersEveryJobAndKeepsGoingPastAFailure) {
+  const std::string dir = make_temp_dir("reference_batch");
+  const std::string batch = dir + "/jobs.jsonl";
+  std::ofstream(batch) << "{\"index\": 4, \"problem\": \"001_allreduce\", \"world\": 2, \"dtype\": \"bf16\", "
+                          "\"dims\": \"test\", \"dump\": \"" + dir + "/a\"}\n"
+                       << "{\"index\": 7, \"problem\": \"001_allreduce\", \"world\": 3, \"dtype\": \"bf16\", "
+                          "\"dump\": \"" + dir + "/b\"}\n"
+                       << "{\"index\": 9, \"problem\": \"scatter\", \"world\": 4, \"dtype\": \"fp32\", "
+                          "\"dump\": \"" + dir + "/c\"}\n";
+  const PkbRun run = run_pkb("-q reference --batch " + batch);
+  EXPECT_EQ(run.exit_code, 1) << "one job failed";
+  EXPECT_EQ(run.out, "{\"index\":4,\"ok\":true}\n"
+                     "{\"error\":\"--world 3: 001_allreduce allows 2, 4, 8\",\"index\":7,\"ok\":false}\n"
+                     "{\"index\":9,\"ok\":true}\n");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a/rank1/outputs.safetensors"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/b"));
+  const auto manifest = nlohmann::json::parse(std::ifstream(dir + "/c/manifest.json"));
+  EXPECT_EQ(manifest.at("world"), 4);
+  EXPECT_EQ(run_pkb("reference --batch " + batch + " 1").exit_code, 2) << "--batch takes no problem";
+}
+
 }  // namespace
 }  // namespace pkb::test
