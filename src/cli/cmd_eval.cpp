@@ -63,7 +63,16 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
     for (const auto& step : outcome.library_steps) library += (library.empty() ? "" : " ") + step;
     table.add_row({"plan", std::to_string(outcome.plan_steps) + " steps" + (library.empty() ? "" : ", library: " + library)});
   }
-  if (outcome.run.is_object() && outcome.run.contains("timing")) table.add_row({"timing", outcome.run["timing"].dump()});
+  if (outcome.run.is_object() && outcome.run.contains("timing") && outcome.run["timing"].is_object()) {
+    const auto& timing = outcome.run["timing"];
+    char line[256];
+    std::snprintf(line, sizeof line, "candidate %.1f us, baseline %.1f us (medians of %d and %d), speedup %.2fx%s%s",
+                  timing["candidate"].value("median_us", 0.0), timing["baseline"].value("median_us", 0.0),
+                  timing["candidate"].value("iterations", 0), timing["baseline"].value("iterations", 0),
+                  timing.value("speedup", 0.0), timing.value("emulated", false) ? " (emulated: not comparable)" : "",
+                  timing.value("sol_flag", false) ? " (faster than the speed-of-light bound: suspicious)" : "");
+    table.add_row({"timing", line});
+  }
   table.add_row({"status", std::string(eval::status_name(outcome.status))});
   table.print(std::cout);
   std::cout << outcome.message << "\n";

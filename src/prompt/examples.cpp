@@ -2,11 +2,10 @@
 #include "src/prompt/examples.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "src/common/error.h"
+#include "src/common/file_bytes.h"
 
 namespace pkb::prompt {
 namespace {
@@ -21,16 +20,10 @@ std::vector<std::filesystem::path> sorted_entries(const std::filesystem::path& d
   return entries;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read the example");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string file_text(const std::filesystem::path& path) {
-  std::string body = read_file(path);
+  auto text = read_file(path);
+  if (!text) throw InputError(path.string() + ": cannot read the example");
+  std::string body = *text;
   if (!body.empty() && body.back() != '\n') body += '\n';
   const std::string ext = path.extension().string();
   if (ext == ".md" || ext == ".txt") return body;
@@ -43,10 +36,14 @@ std::string file_text(const std::filesystem::path& path) {
 
 }  // namespace
 
-ExamplesText examples_text(const std::filesystem::path& dir) {
+ExamplesText examples_text(const std::filesystem::path& dir, const std::string& skip_prefix) {
   ExamplesText out;
   if (dir.empty() || !std::filesystem::is_directory(dir)) return out;
   for (const auto& entry : sorted_entries(dir)) {
+    if (!skip_prefix.empty() && entry.filename().string().rfind(skip_prefix, 0) == 0) {
+      ++out.skipped;
+      continue;
+    }
     out.text += (out.count ? "\n" : "") + std::string("### ") + entry.filename().string() + "\n\n";
     if (std::filesystem::is_directory(entry)) {
       bool first = true;

@@ -56,7 +56,8 @@ Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setti
                      std::to_string(hardware.count) + " GPUs");
   std::string hardware_lines;
   for (const auto& line : hardware.description) hardware_lines += line + "\n";
-  const ExamplesText examples = examples_text(sources.examples_dir);
+  // A worked answer to this very problem would turn the task into copying: leave it out.
+  const ExamplesText examples = examples_text(sources.examples_dir, spec.key.substr(0, 4));
 
   TemplateValues values = {
       {"problem_key", spec.key},

@@ -128,6 +128,18 @@ TEST(BuildPrompt, IncludesExamplesInNameOrderWhenTheFolderExists) {
   std::filesystem::remove_all(sources.examples_dir);
 }
 
+TEST(BuildPrompt, TheRealExamplesAppearButNeverTheAnswerToTheProblemAsked) {
+  problem::ProblemIndex index(kProblems);
+  PromptSources sources = default_sources(index.root());  // problems/examples/ of the tree
+  const Built allreduce = build("1", 4, "h100_8", &sources);
+  EXPECT_EQ(allreduce.prompt.text.find("### 001_"), std::string::npos) << "problem 1's own answer is shown";
+  EXPECT_NE(allreduce.prompt.text.find("### 002_allgather_peer_stores.md"), std::string::npos);
+  const Built broadcast = build("3", 4, "h100_8", &sources);
+  EXPECT_NE(broadcast.prompt.text.find("### 001_allreduce_peer_loads.md"), std::string::npos);
+  EXPECT_EQ(broadcast.prompt.examples, allreduce.prompt.examples + 1);
+  EXPECT_NE(broadcast.prompt.text.find("### Response format"), std::string::npos) << "docs/ABI.md is embedded";
+}
+
 TEST(BuildPrompt, CustomTemplateIsUsed) {
   problem::ProblemIndex index(kProblems);
   PromptSources sources = default_sources(index.root());
