@@ -3,7 +3,8 @@
 # carried: builds pkb against the machine's torch (CUDA) and NCCL, prints pkb doctor, runs the gpu
 # test label (the executor: examples correct at W = 2, 4, 8, broken candidates, timing
 # repeatability), and prints a table of the example answers' speedups (pkb eval --json; on one GPU
-# the ranks are emulated, so the speedups are marked and mean little). About 8 minutes on one H200
+# the ranks are emulated, so the speedups are marked and mean little) with the wall time of each
+# full pkb eval (2 trials + timing). About 8 minutes on one H200
 # with a warm build folder. PKB_GPU_CHECK_REFERENCES=1 adds the old table of reference run times
 # (every problem at W = 2 and 8, a few minutes more).
 #   device run: scripts/gpu-check.sh   (carry: .deps)
@@ -34,15 +35,17 @@ ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 2>&1 | tee "
 status=${PIPESTATUS[0]}
 
 echo "== example answers: pkb eval --json, bench dims, bf16"
-printf '%-34s %2s %-13s %12s %12s %8s %s\n' example W status "cand_us" "base_us" speedup note | tee "$out/examples.txt"
+printf '%-34s %2s %-13s %12s %12s %8s %7s %s\n' example W status "cand_us" "base_us" speedup wall_s note | tee "$out/examples.txt"
 for example in problems/examples/*.md; do
   problem=$(basename "$(ls -d problems/"$(basename "$example" | cut -c1-3)"_*)")
   for world in 2 4 8; do
+    start=$(date +%s%N)
     json=$(./build-gpu/pkb -q eval "$problem" "$example" --world "$world" --dims bench --trials 2 --json 2>>"$out/examples.err")
+    wall=$(( ($(date +%s%N) - start) / 1000000 ))
     echo "$json" > "$out/eval_$(basename "$example" .md)_W$world.json"
     echo "$json" | $python -c '
 import json, sys
-name, world = sys.argv[1], sys.argv[2]
+name, world, wall_ms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 try:
     doc = json.load(sys.stdin)
 except ValueError:
@@ -54,8 +57,9 @@ base = timing.get("baseline", {}).get("median_us", 0)
 note = ("emulated " if timing.get("emulated") else "") + ("SOL-flag " if timing.get("sol_flag") else "")
 if status != "correct":
     note += doc.get("message", "")[:80]
-print("%-34s %2s %-13s %12.1f %12.1f %8.2f %s" % (name, world, status, cand, base, timing.get("speedup", 0), note))
-' "$(basename "$example" .md)" "$world" | tee -a "$out/examples.txt"
+print("%-34s %2s %-13s %12.1f %12.1f %8.2f %7.1f %s" % (name, world, status, cand, base, timing.get("speedup", 0),
+                                                      wall_ms / 1000, note))
+' "$(basename "$example" .md)" "$world" "$wall" | tee -a "$out/examples.txt"
   done
 done
 
