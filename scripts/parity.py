@@ -201,6 +201,7 @@ def main(argv):
     print(summary, flush=True)
     print(f"parity: {len(jobs)} jobs in {time.monotonic() - started:.1f} s", file=sys.stderr)
     if args.report:
+        os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
         with open(args.report + ".tmp", "w") as file:
             file.write("\n".join(lines) + "\n")
         os.replace(args.report + ".tmp", args.report)

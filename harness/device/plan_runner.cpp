@@ -2,7 +2,6 @@
 #include "harness/device/plan_runner.h"
 
 #include <cstring>
-#include <set>
 
 namespace pkb::harness {
 namespace {
@@ -120,14 +119,6 @@ std::vector<std::string> PlanRunner::marshal_args(int rank, const plan::KernelSt
   return params;
 }
 
-std::vector<std::string> PlanRunner::library_steps() const {
-  std::set<std::string> steps;
-  for (const auto& step : plans_[0].steps) {
-    if (step.op == StepOp::gemm) steps.insert("gemm");
-    if (step.op == StepOp::collective)
-      steps.insert("collective:" + std::string(plan::collective_kind_name(step.collective.kind)));
-  }
-  return {steps.begin(), steps.end()};
-}
+std::vector<std::string> PlanRunner::library_steps() const { return plan::library_steps(plans_[0]); }
 
 }  // namespace pkb::harness

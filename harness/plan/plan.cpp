@@ -1,6 +1,8 @@
 // Name tables and small accessors of the resolved plan.
 #include "harness/plan/plan.h"
 
+#include <set>
+
 namespace pkb::plan {
 
 std::size_t ResolvedArg::bytes() const {
@@ -19,6 +21,16 @@ int ResolvedPlan::find_buffer(const std::string& name) const {
   for (std::size_t i = 0; i < buffers.size(); ++i)
     if (buffers[i].name == name) return static_cast<int>(i);
   return -1;
+}
+
+std::vector<std::string> library_steps(const ResolvedPlan& plan) {
+  std::set<std::string> steps;
+  for (const auto& step : plan.steps) {
+    if (step.op == StepOp::gemm) steps.insert("gemm");
+    if (step.op == StepOp::collective)
+      steps.insert("collective:" + std::string(collective_kind_name(step.collective.kind)));
+  }
+  return {steps.begin(), steps.end()};
 }
 
 std::string_view buffer_kind_name(BufferKind kind) {

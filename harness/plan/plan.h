@@ -138,6 +138,10 @@ struct ResolvedPlan {
   int find_buffer(const std::string& name) const;  // -1 when absent
 };
 
+/// The library steps of a plan, for the sample's record: "collective:all_reduce", "gemm" (sorted,
+/// each once), so scoring can count or exclude solutions that lean on cuBLAS or NCCL.
+std::vector<std::string> library_steps(const ResolvedPlan& plan);
+
 std::string_view buffer_kind_name(BufferKind kind);
 std::string_view step_op_name(StepOp op);
 std::string_view collective_kind_name(CollectiveKind kind);

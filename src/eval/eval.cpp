@@ -1,7 +1,6 @@
 // evaluate: format, compile, plan, then the GPU or `compiled`.
 #include "src/eval/eval.h"
 
-#include <set>
 #include <sstream>
 
 #include "harness/plan/plan_resolve.h"
@@ -62,13 +61,7 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
     return outcome;
   }
   outcome.plan_steps = static_cast<int>(plans[0].steps.size());
-  std::set<std::string> library;
-  for (const auto& step : plans[0].steps) {
-    if (step.op == plan::StepOp::gemm) library.insert("gemm");
-    if (step.op == plan::StepOp::collective)
-      library.insert("collective:" + std::string(plan::collective_kind_name(step.collective.kind)));
-  }
-  outcome.library_steps.assign(library.begin(), library.end());
+  outcome.library_steps = plan::library_steps(plans[0]);
 
   if (!target.gpu) {
     outcome.status = SampleStatus::compiled;
