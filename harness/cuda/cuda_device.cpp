@@ -219,6 +219,7 @@ void CudaDevice::reload_module() {
   candidate_library_ = nullptr;
   kernels_.clear();
   shared_set_.clear();
+  params_checked_.clear();
   PKB_CU_CHECK(cuLibraryLoadData(&candidate_library_, cubin_.data(), nullptr, nullptr, 0, nullptr,
                                  nullptr, 0));
   load_into_every_context(candidate_library_);

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,7 @@ class CudaDevice final : public ExecDevice {
   CUstream stream(int rank, int index);
   CUevent event(int rank, int id);
   CUkernel candidate_kernel(const std::string& name);
+  void check_params(CUkernel kernel, const KernelLaunch& launch);
   void set_limits();
   void load_harness_kernels();
   void load_into_every_context(CUlibrary library);
@@ -98,6 +100,7 @@ class CudaDevice final : public ExecDevice {
   std::string cubin_;
   CUlibrary candidate_library_ = nullptr;
   std::map<std::string, CUkernel> kernels_;
+  std::set<CUkernel> params_checked_;  // kernels whose parameters the driver confirmed
   std::map<std::pair<CUkernel, CUdevice>, std::uint32_t> shared_set_;  // opt-in dynamic shared
 
   CublasGemm gemm_;

@@ -53,6 +53,7 @@ void CudaDevice::launch(int rank, int stream_index, const KernelLaunch& launch) 
   set_rank(rank);
   CUkernel kernel = candidate_kernel(launch.kernel);
   const CUdevice device = rank_device_[rank];
+  check_params(kernel, launch);
   if (launch.shared_bytes > kDefaultSharedLimit) {
     std::uint32_t& set = shared_set_[{kernel, device}];
     if (set < launch.shared_bytes) {
@@ -93,6 +94,28 @@ void CudaDevice::launch(int rank, int stream_index, const KernelLaunch& launch) 
   for (const std::string& param : launch.params) params.push_back(const_cast<char*>(param.data()));
   PKB_CU_CHECK(
       cuLaunchKernelEx(&config, reinterpret_cast<CUfunction>(kernel), params.data(), nullptr));
+}
+
+// The plan's arguments were checked against the PTX on the CPU; the driver's own view of the
+// loaded kernel is checked once more before its first launch (research/executor.md §7.1), so a
+// disagreement between the PTX reader and the driver is an error, never a launch with wrong bytes.
+void CudaDevice::check_params(CUkernel kernel, const KernelLaunch& launch) {
+  if (!params_checked_.insert(kernel).second) return;
+  for (std::size_t index = 0; index <= launch.params.size(); ++index) {
+    std::size_t offset = 0, size = 0;
+    const CUresult status = cuKernelGetParamInfo(kernel, index, &offset, &size);
+    if (index == launch.params.size()) {
+      if (status == CUDA_SUCCESS)
+        throw Error("kernel '" + launch.kernel + "' takes more than the " + std::to_string(index) +
+                    " parameters the plan passes (driver's view)");
+      break;
+    }
+    if (status != CUDA_SUCCESS || size != launch.params[index].size())
+      throw Error("kernel '" + launch.kernel + "' parameter " + std::to_string(index) + " is " +
+                  (status == CUDA_SUCCESS ? std::to_string(size) + " bytes" : std::string("missing")) +
+                  " on the device, the plan passes " + std::to_string(launch.params[index].size()) +
+                  " bytes");
+  }
 }
 
 void CudaDevice::launch_harness(int rank, int stream_index, CUkernel kernel, unsigned int threads,

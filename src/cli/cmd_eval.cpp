@@ -40,6 +40,7 @@ nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval
   }
   doc["plan_steps"] = outcome.plan_steps;
   doc["library_steps"] = outcome.library_steps;
+  doc["warnings"] = outcome.warnings;
   if (!outcome.run.is_null()) doc["run"] = outcome.run;
   return doc;
 }
@@ -73,6 +74,7 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
                   timing.value("sol_flag", false) ? " (faster than the speed-of-light bound: suspicious)" : "");
     table.add_row({"timing", line});
   }
+  for (const auto& warning : outcome.warnings) table.add_row({"warning", warning});
   table.add_row({"status", std::string(eval::status_name(outcome.status))});
   table.print(std::cout);
   std::cout << outcome.message << "\n";

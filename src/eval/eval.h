@@ -63,6 +63,7 @@ struct EvalOutcome {
   std::string message;  // one line
   compile::CompileResult compile;
   std::vector<std::string> library_steps;
+  std::vector<std::string> warnings;  // advice that does not change the status (scope_lint.h)
   int plan_steps = 0;
   nlohmann::json run;   // the worker's result when the candidate ran; null otherwise
 };

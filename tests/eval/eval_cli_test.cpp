@@ -87,6 +87,21 @@ TEST(EvalCli, ASourceWithASeparatePlanFile) {
   EXPECT_EQ(doc.at("status"), "compiled");
 }
 
+TEST(EvalCli, GpuScopeOrderingOnPeerMemoryIsAWarning) {
+  const std::string dir = make_temp_dir("eval_cli_scope");
+  const std::string answer = write_answer(dir, "fence.md",
+      "```cuda\nextern \"C\" __global__ void sum(pkb::Peers<const __nv_bfloat16> x, __nv_bfloat16* y, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  __threadfence();\n"
+      "  if (i < n) y[i] = __float2bfloat16(__bfloat162float(x[0][i]) + __bfloat162float(x[1][i]));\n}\n```\n"
+      "```json\n{\"steps\": [{\"op\": \"kernel\", \"kernel\": \"sum\", \"grid\": [\"ceil_div(M * N, 256)\"], "
+      "\"block\": [256], \"args\": [\"peers(x)\", \"y\", \"i32(M * N)\"]}]}\n```\n");
+  const PkbRun run = run_pkb("eval 1 " + answer + " --world 2 --dims test --json");
+  const auto doc = nlohmann::json::parse(run.out);
+  ASSERT_EQ(doc.at("warnings").size(), 1u) << run.out;
+  EXPECT_NE(doc["warnings"][0].get<std::string>().find("kernel 'sum' reaches other ranks' memory but orders it at GPU scope"),
+            std::string::npos);
+}
+
 TEST(EvalCli, BadFlagsAreUsageErrors) {
   EXPECT_EQ(run_pkb("eval 1 " + kExample + " --world 3").err, "pkb: error: --world 3: 001_allreduce allows 2, 4, 8\n");
   EXPECT_EQ(run_pkb("eval 1 /nonexistent/answer.md").err, "pkb: error: /nonexistent/answer.md: no such file\n");

@@ -59,6 +59,7 @@ TEST(EvalExamples, EveryExampleCompilesAndItsPlanFitsEveryWorldSize) {
         EXPECT_EQ(outcome.status, SampleStatus::compiled)
             << path.filename() << " W=" << world << (base == problem::DimsBase::test ? " test" : " bench")
             << " dims: " << outcome.message << "\n" << outcome.compile.log;
+        EXPECT_TRUE(outcome.warnings.empty()) << path.filename() << ": " << outcome.warnings.front();
       }
   }
   fs::remove_all(cache);
