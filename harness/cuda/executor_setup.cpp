@@ -1,24 +1,20 @@
 // set_up_sample and its helpers (see executor_setup.h).
 #include "harness/cuda/executor_setup.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "harness/cuda/worker_progress.h"
 #include "harness/plan/plan.h"
 #include "harness/plan/plan_resolve.h"
+#include "src/common/file_bytes.h"
 #include "src/compile/compile.h"
 #include "src/problem/spec_loader.h"
 
 namespace pkb::harness {
 namespace {
 
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("executor: cannot read the " + std::string(what) + " " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+std::string read_input_file(const std::string& path, const char* what) {
+  auto text = read_file(path);
+  if (!text) throw Error("executor: cannot read the " + std::string(what) + " " + path);
+  return *text;
 }
 
 bool has_step(const std::vector<plan::ResolvedPlan>& plans, plan::StepOp op) {
@@ -53,9 +49,9 @@ std::unique_ptr<Sample> set_up_sample(const WorkerRequest& request,
   sample->progress("set-up");
   sample->spec =
       problem::load_problem(std::filesystem::path(request.problems_dir) / request.problem);
-  sample->cubin = read_file(request.cubin_path, "cubin");
-  const std::string ptx = read_file(request.ptx_path, "PTX");
-  const std::string plan_text = read_file(request.plan_path, "plan");
+  sample->cubin = read_input_file(request.cubin_path, "cubin");
+  const std::string ptx = read_input_file(request.ptx_path, "PTX");
+  const std::string plan_text = read_input_file(request.plan_path, "plan");
 
   sample->device = make_device(request);
   if (at::hasCUDA())

@@ -4,11 +4,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "harness/cuda/worker_progress.h"
 #include "src/common/error.h"
+#include "src/common/file_bytes.h"
 #include "src/common/subprocess.h"
 
 namespace pkb::harness {
@@ -23,13 +22,6 @@ fs::path make_work_dir() {
   if (mkdtemp(pattern.data()) == nullptr)
     throw Error("run_worker: cannot create a folder under " + base.string());
   return pattern;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::string tail(const std::string& text, std::size_t bytes) {
@@ -75,11 +67,7 @@ WorkerResult run_worker(WorkerRequest request, const WorkerRunOptions& options) 
   request.progress_path = (dir / "progress.txt").string();
   request.result_path = (dir / "result.json").string();
   const fs::path request_path = dir / "request.json";
-  {
-    std::ofstream out(request_path);
-    out << request_to_json(request);
-    if (!out) throw Error("run_worker: cannot write " + request_path.string());
-  }
+  write_file(request_path, request_to_json(request));
 
   const ProcessResult process =
       run_process({program.string(), request_path.string()}, "", options.deadline_s);
@@ -88,7 +76,7 @@ WorkerResult run_worker(WorkerRequest request, const WorkerRunOptions& options) 
   bool have_result = false;
   if (fs::exists(request.result_path)) {
     try {
-      result = parse_result(read_file(request.result_path), request.result_path);
+      result = parse_result(read_file(request.result_path).value_or(""), request.result_path);
       have_result = true;
     } catch (const Error&) {
       // A torn or garbled result counts as none; the exit status below says what happened.

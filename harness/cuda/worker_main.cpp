@@ -9,14 +9,13 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "harness/cuda/cuda_device_factory.h"
 #include "harness/cuda/executor.h"
 #include "harness/cuda/worker_protocol.h"
 #include "src/common/error.h"
+#include "src/common/file_bytes.h"
 
 namespace {
 
@@ -28,14 +27,12 @@ constexpr const char* kDeviceConnections = "32";
 constexpr const char* kNcclRuntimeConnect = "0";
 
 bool write_result(const pkb::harness::WorkerResult& result, const std::string& path) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << pkb::harness::result_to_json(result);
-    out.flush();
-    if (!out) return false;
+  try {
+    pkb::replace_file(path, pkb::harness::result_to_json(result));
+    return true;
+  } catch (const pkb::Error&) {
+    return false;
   }
-  return std::rename(temporary.c_str(), path.c_str()) == 0;
 }
 
 // Ends without destructors: after a hang the CUDA, NCCL and libtorch teardown can block.
@@ -57,11 +54,9 @@ int main(int argc, char** argv) {
   }
   pkb::harness::WorkerRequest request;
   try {
-    std::ifstream in(argv[1]);
-    if (!in) throw pkb::Error(std::string(argv[1]) + ": cannot read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    request = pkb::harness::parse_request(text.str(), argv[1]);
+    const auto text = pkb::read_file(argv[1]);
+    if (!text) throw pkb::Error(std::string(argv[1]) + ": cannot read");
+    request = pkb::harness::parse_request(*text, argv[1]);
   } catch (const std::exception& error) {
     std::cerr << "pkb-worker: error: " << error.what() << "\n";
     finish(2);

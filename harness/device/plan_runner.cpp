@@ -58,11 +58,11 @@ int PlanRunner::add_input_set() {
   for (const auto& buffer : plans_[0].buffers)
     set.push_back(rotates(buffer) ? device_.alloc_symmetric(at_least_one(buffer.bytes_max)) : SymmetricAlloc{});
   extra_sets_.push_back(std::move(set));
-  return input_sets_++;
+  return input_sets() - 1;
 }
 
 DevAddr PlanRunner::address(int rank, int buffer, int input_set) const {
-  PKB_ASSERT(input_set >= 0 && input_set < input_sets_, "no such input set");
+  PKB_ASSERT(input_set >= 0 && input_set < input_sets(), "no such input set");
   if (input_set > 0 && rotates(plans_[0].buffers.at(buffer)))
     return extra_sets_[input_set - 1][buffer].addr.at(rank);
   return allocs_.at(buffer).addr.at(rank);

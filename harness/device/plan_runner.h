@@ -35,7 +35,7 @@ class PlanRunner {
   /// Allocates another copy of every input (and inout output) buffer and returns its index:
   /// timing rotates input sets so the working set exceeds L2 (DESIGN.md §5). Set 0 always exists.
   int add_input_set();
-  int input_sets() const { return input_sets_; }
+  int input_sets() const { return static_cast<int>(extra_sets_.size()) + 1; }
   /// Rank `rank`'s address of buffer `buffer` when input set `input_set` is bound (only input
   /// and inout buffers differ between sets).
   DevAddr address(int rank, int buffer, int input_set) const;
@@ -54,7 +54,6 @@ class PlanRunner {
   Device& device_;
   std::vector<SymmetricAlloc> allocs_;  // per buffer; local buffers use addr[rank] too
   std::vector<std::vector<SymmetricAlloc>> extra_sets_;  // [set-1][buffer], inputs/inouts only
-  int input_sets_ = 1;
   SymmetricAlloc signals_;
 };
 

@@ -23,4 +23,13 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
   if (!out) throw Error(path.string() + ": cannot write");
 }
 
+void replace_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::filesystem::path temporary = path;
+  temporary += ".tmp";
+  write_file(temporary, bytes);
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) throw Error(path.string() + ": cannot replace: " + error.message());
+}
+
 }  // namespace pkb

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "src/common/error.h"
+#include "src/common/file_bytes.h"
 #include "src/common/sha256.h"
 
 namespace pkb::compile {
@@ -23,11 +22,9 @@ void add_field(std::string& out, const std::string& tag, const std::string& valu
 }
 
 std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string() + ": cannot read");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  auto bytes = read_file(path);
+  if (!bytes) throw Error(path.string() + ": cannot read");
+  return *bytes;
 }
 
 // Every regular file under `dir`, sorted by relative path so the order never depends on the

@@ -2,8 +2,8 @@
 #include "tests/examples/example_files.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "src/common/file_bytes.h"
 
 namespace pkb::examples_test {
 
@@ -20,12 +20,7 @@ std::vector<fs::path> example_files() {
   return files;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_text(const fs::path& path) { return read_file(path).value_or(""); }
 
 compile::CompileOptions compile_options(const std::string& arch, bool multicast, int world) {
   compile::CompileOptions options;

@@ -3,12 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/plan/plan_parsed.h"
+
 namespace pkb::examples_test {
 namespace {
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
 
 const compile::KernelSignature* find_kernel(const compile::CompileResult& result,
                                             const std::string& name) {
@@ -20,11 +18,10 @@ const compile::KernelSignature* find_kernel(const compile::CompileResult& result
 }  // namespace
 
 std::size_t arg_bytes(const std::string& arg) {
-  if (arg == "signals") return 72;
-  if (arg == "ctx") return 16;
-  if (starts_with(arg, "peers(")) return 64;
-  if (starts_with(arg, "i32(") || starts_with(arg, "u32(") || starts_with(arg, "f32(")) return 4;
-  return 8;  // NAME, NAME[expr], multicast(NAME), i64, u64, f64
+  // The plan's own argument parser and size table, so this check and pkb eval cannot disagree.
+  plan::ResolvedArg resolved;
+  resolved.kind = plan::parse_arg(arg, "args").kind;
+  return resolved.bytes();
 }
 
 void expect_plan_matches_kernels(const nlohmann::json& plan, const compile::CompileResult& result) {

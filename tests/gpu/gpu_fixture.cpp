@@ -5,10 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
+#include "src/common/file_bytes.h"
 #include "src/compile/compile.h"
 #include "src/extract/extract.h"
 #include "src/problem/spec_loader.h"
@@ -18,17 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
+std::string read_text(const fs::path& path) { return read_file(path).value_or(""); }
 
 fs::path fresh_dir() {
   std::string pattern = (fs::temp_directory_path() / "pkb-gpu-test-XXXXXX").string();
@@ -89,9 +78,9 @@ harness::WorkerResult eval_answer(const fs::path& answer, const EvalOptions& opt
     return failed;
   }
   const fs::path dir = fresh_dir();
-  write_text(dir / "kernel.cubin", compiled.cubin);
-  write_text(dir / "kernel.ptx", compiled.ptx);
-  write_text(dir / "plan.json", extraction.plan_json);
+  write_file(dir / "kernel.cubin", compiled.cubin);
+  write_file(dir / "kernel.ptx", compiled.ptx);
+  write_file(dir / "plan.json", extraction.plan_json);
 
   harness::WorkerRequest request;
   request.problem = key;
