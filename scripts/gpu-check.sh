@@ -1,76 +1,142 @@
 #!/usr/bin/env bash
-# Run ON the GPU machine (the device tool), after scripts/gpu-deps.sh ran here and with .deps
-# carried: builds pkb against the machine's torch (CUDA) and NCCL, prints pkb doctor, runs the gpu
-# test label (the executor: examples correct at W = 2, 4, 8, broken candidates, timing
-# repeatability), and prints a table of the example answers' speedups (pkb eval --json; on one GPU
-# the ranks are emulated, so the speedups are marked and mean little) with the wall time of each
-# full pkb eval (2 trials + timing). About 8 minutes on one H200
-# with a warm build folder. PKB_GPU_CHECK_REFERENCES=1 adds the old table of reference run times
-# (every problem at W = 2 and 8, a few minutes more).
-#   device run: scripts/gpu-check.sh   (carry: .deps)
+# The one script for a GPU machine (the device tool's machine has no package registry). Run it
+# there after scripts/gpu-deps.sh ran on a Debian machine and with .deps carried:
+#   device run: bash scripts/gpu-check.sh        (carry: .deps)
+# Steps, each skipped when the time budget (PKB_GPU_CHECK_BUDGET_S, default 540 s) cannot fit it:
+#   1. the GPU as found (nvidia-smi), then pkb built against the machine's torch (with CUDA), NCCL
+#      and CUDA toolkit, only the targets the GPU checks need;
+#   2. pkb doctor;
+#   3. a smoke test: one example answer through `pkb -vv eval` at W = 2, with its worker's files;
+#   4. the `gpu` test label (the executor: examples correct at W = 2, 4, 8, broken candidates,
+#      timing repeatability);
+#   5. a table of the example answers at bench dims: status, candidate and baseline medians,
+#      speedup and the wall time of each pkb eval. With one GPU the ranks are emulated, so the
+#      speedups are marked and mean little.
+# Everything is logged under a work folder that is packed into $OUT/gpu-check.tgz at the end (the
+# device tool returns at most 8 files); summary.txt beside it holds the tables.
+# PKB_GPU_CHECK_TESTS=0 skips step 4; PKB_GPU_CHECK_WORLDS="2 8" narrows step 5.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-/tmp/pkb-gpu}
-mkdir -p "$out"
-python=${PKB_PYTHON:-python3}
-torch_prefix=$($python -c 'import torch; print(torch.utils.cmake_prefix_path)')
-nccl_root=$($python -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))' 2>/dev/null || true)
-deps=$PWD/.deps/root
-[ -d "$deps/usr/include/nlohmann" ] || { echo "gpu-check: .deps missing: run scripts/gpu-deps.sh here and carry .deps" >&2; exit 2; }
+start_s=$(date +%s)
+budget_s=${PKB_GPU_CHECK_BUDGET_S:-540}
+out=${OUT:-/tmp/pkb-gpu-out}
+work=${PKB_GPU_CHECK_WORK:-/tmp/pkb-gpu-check}
+build=${PKB_GPU_BUILD_DIR:-build-gpu}
+mkdir -p "$out" "$work"
+summary=$out/summary.txt
+: > "$summary"
 
+say() { echo "$*" | tee -a "$summary"; }
+left_s() { echo $(( budget_s - ($(date +%s) - start_s) )); }
+# fits SECONDS: true when that much of the budget is left (leaves 20 s to pack the logs).
+fits() { [ "$(left_s)" -gt $(( $1 + 20 )) ]; }
+pack() {
+  tar czf "$out/gpu-check.tgz" -C "$work" . 2>/dev/null
+  say "== done after $(( $(date +%s) - start_s )) s"
+}
+trap pack EXIT
+
+python=${PKB_PYTHON:-python3}
+deps=$PWD/.deps/root
+[ -d "$deps/usr/include/nlohmann" ] || { say "gpu-check: .deps missing: run scripts/gpu-deps.sh on a Debian machine and carry .deps"; exit 2; }
+
+say "== the GPU as found"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw \
+  --format=csv 2>&1 | tee -a "$summary"
+nvidia-smi topo -m > "$work/topo.txt" 2>&1
+
+torch_prefix=$($python -c 'import torch; print(torch.utils.cmake_prefix_path)')
+torch_version=$($python -c 'import torch; print(torch.__version__)')
+# NCCL: the pip package torch depends on (a namespace package: use its __path__), else the system's.
+nccl_root=$($python -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null || true)
 nccl_args=()
-if [ -n "$nccl_root" ]; then
+if [ -n "$nccl_root" ] && [ -f "$nccl_root/include/nccl.h" ]; then
   nccl_lib=$(ls "$nccl_root"/lib/libnccl.so* | head -1)
   nccl_args=(-DPKB_NCCL_INCLUDE="$nccl_root/include" -DPKB_NCCL_LIBRARY="$nccl_lib")
+  export LD_LIBRARY_PATH="$nccl_root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cuda_args=()
+[ -x /usr/local/cuda/bin/nvcc ] && cuda_args=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+say "torch $torch_version; nccl ${nccl_lib:-system}; nvcc $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*')"
+
+say "== build ($build)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPKB_WERROR=OFF \
   -DCMAKE_PREFIX_PATH="$torch_prefix;$deps/usr" -DPKB_HEADER_ONLY_SPDLOG="$deps/usr/include" \
-  -DPKB_PYTHON="$python" "${nccl_args[@]}" 2>&1 | tail -5 | tee "$out/configure.log"
-cmake --build build-gpu -j "$(nproc)" 2>&1 | tail -20 | tee "$out/build.log"
+  -DPKB_PYTHON="$python" "${cuda_args[@]}" "${nccl_args[@]}" > "$work/configure.log" 2>&1 ||
+  { tail -40 "$work/configure.log" | tee -a "$summary"; exit 1; }
+targets=(pkb pkb-worker pkb-nvrtc executor_gpu_tests)
+grep -q '^build nccl_tests:' "$build/build.ninja" 2>/dev/null && targets+=(nccl_tests)
+build_start=$(date +%s)
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$work/build.log" 2>&1 ||
+  { grep -E 'error|Error' "$work/build.log" | head -40 | tee -a "$summary"; exit 1; }
+say "built ${targets[*]} in $(( $(date +%s) - build_start )) s"
+pkb=$PWD/$build/pkb
 
-echo "== pkb doctor"
-./build-gpu/pkb doctor | tee "$out/doctor.txt"
-echo "== gpu tests"
-ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 2>&1 | tee "$out/gpu-tests.txt"
-status=${PIPESTATUS[0]}
+say "== pkb doctor"
+timeout 60 "$pkb" doctor 2>&1 | tee "$work/doctor.txt" | tee -a "$summary"
 
-echo "== example answers: pkb eval --json, bench dims, bf16"
-printf '%-34s %2s %-13s %12s %12s %8s %7s %s\n' example W status "cand_us" "base_us" speedup wall_s note | tee "$out/examples.txt"
+status=0
+example=problems/examples/001_allreduce_peer_loads.md
+if fits 90; then
+  say "== smoke: pkb -vv eval 001_allreduce (example) --world 2"
+  timeout 120 "$pkb" -vv eval 001_allreduce "$example" --world 2 --trials 2 --json \
+    --work-dir "$work/smoke" > "$work/smoke.json" 2> "$work/smoke.err"
+  smoke_rc=$?
+  say "exit $smoke_rc; $($python -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("status"), "|", d.get("message","")[:300])' "$work/smoke.json" 2>&1 | tail -1)"
+  tail -15 "$work/smoke.err" >> "$summary"
+  # A crash of pkb itself (not of the candidate, which runs in pkb-worker): where, and which
+  # settings it needs. cuda-gdb debugs host-only code too, and is the only debugger there.
+  if [ "$smoke_rc" -ge 128 ] && [ "$smoke_rc" -ne 137 ] && fits 150; then
+    say "== pkb crashed (exit $smoke_rc): variants, then a backtrace"
+    for variant in "--dims test --no-timing" "--dims test" "--dims bench --no-timing"; do
+      # shellcheck disable=SC2086
+      timeout 60 "$pkb" eval 001_allreduce "$example" --world 2 --trials 1 --json $variant > "$work/variant.json" 2>&1
+      say "  $variant: exit $?, $(head -c 300 "$work/variant.json" | tr '\n' ' ')"
+    done
+    if command -v cuda-gdb > /dev/null; then
+      timeout 120 cuda-gdb -batch -ex run -ex bt -ex 'info threads' --args \
+        "$pkb" eval 001_allreduce "$example" --world 2 --trials 1 --json > "$work/backtrace.txt" 2>&1
+      grep -E '^#[0-9]+|signal|SIG' "$work/backtrace.txt" | head -40 | tee -a "$summary"
+    fi
+  fi
+fi
+
+if [ "${PKB_GPU_CHECK_TESTS:-1}" = 1 ] && fits 120; then
+  say "== gpu tests (ctest -L gpu)"
+  timeout $(( $(left_s) - 150 > 120 ? $(left_s) - 150 : 120 )) \
+    ctest --test-dir "$build" -L gpu --output-on-failure --timeout 90 > "$work/gpu-tests.txt" 2>&1
+  status=$?
+  grep -E 'tests passed|tests failed|Failed|Not Run|Timeout|\*\*\*|Skipped' "$work/gpu-tests.txt" | head -60 | tee -a "$summary"
+fi
+
+say "== example answers: pkb eval --json, bench dims, bf16"
+printf '%-34s %2s %-13s %12s %12s %8s %7s %s\n' example W status cand_us base_us speedup wall_s note | tee -a "$summary"
 for example in problems/examples/*.md; do
   problem=$(basename "$(ls -d problems/"$(basename "$example" | cut -c1-3)"_*)")
-  for world in 2 4 8; do
-    start=$(date +%s%N)
-    json=$(./build-gpu/pkb -q eval "$problem" "$example" --world "$world" --dims bench --trials 2 --json 2>>"$out/examples.err")
-    wall=$(( ($(date +%s%N) - start) / 1000000 ))
-    echo "$json" > "$out/eval_$(basename "$example" .md)_W$world.json"
-    echo "$json" | $python -c '
+  for world in ${PKB_GPU_CHECK_WORLDS:-2 4 8}; do
+    fits 60 || { say "(out of time: skipped the rest)"; break 2; }
+    name=$(basename "$example" .md)
+    begin=$(date +%s%N)
+    timeout 90 "$pkb" -q eval "$problem" "$example" --world "$world" --dims bench --trials 2 --json \
+      > "$work/eval_${name}_W$world.json" 2>> "$work/examples.err"
+    rc=$?
+    wall=$(( ($(date +%s%N) - begin) / 1000000 ))
+    $python - "$work/eval_${name}_W$world.json" "$name" "$world" "$wall" "$rc" <<'EOF' | tee -a "$summary"
 import json, sys
-name, world, wall_ms = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, name, world, wall_ms, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 try:
-    doc = json.load(sys.stdin)
+    doc = json.load(open(path))
 except ValueError:
-    doc = {"status": "no-json"}
-status = doc.get("status", "?")
+    doc = {"status": "no-json", "message": "pkb exit %d" % rc}
 timing = (doc.get("run") or {}).get("timing") or {}
 cand = timing.get("candidate", {}).get("median_us", 0)
 base = timing.get("baseline", {}).get("median_us", 0)
 note = ("emulated " if timing.get("emulated") else "") + ("SOL-flag " if timing.get("sol_flag") else "")
-if status != "correct":
-    note += doc.get("message", "")[:80]
-print("%-34s %2s %-13s %12.1f %12.1f %8.2f %7.1f %s" % (name, world, status, cand, base, timing.get("speedup", 0),
-                                                      wall_ms / 1000, note))
-' "$(basename "$example" .md)" "$world" "$wall" | tee -a "$out/examples.txt"
+if doc.get("status") != "correct":
+    note += doc.get("message", "")[:100]
+print("%-34s %2s %-13s %12.1f %12.1f %8.2f %7.1f %s" % (name, world, doc.get("status", "?"), cand, base,
+                                                      timing.get("speedup", 0), wall_ms / 1000, note))
+EOF
   done
 done
-
-if [ "${PKB_GPU_CHECK_REFERENCES:-0}" = 1 ]; then
-  echo "== references on one GPU (simulated ranks), bench dims"
-  printf '%-20s %3s %6s %10s\n' problem W dtype seconds | tee "$out/timing.txt"
-  for key in $(./build-gpu/pkb list --json | $python -c 'import json,sys; print(" ".join(p["key"] for p in json.load(sys.stdin)["problems"]))'); do
-    for world in 2 8; do
-      seconds=$( { /usr/bin/time -f %e ./build-gpu/pkb -q reference "$key" --world "$world" --dims bench --device cuda >/dev/null; } 2>&1 | tail -1)
-      printf '%-20s %3s %6s %10s\n' "$key" "$world" bf16 "$seconds" | tee -a "$out/timing.txt"
-    done
-  done
-fi
 exit "$status"

@@ -8,6 +8,7 @@
 #include "harness/cuda/worker_progress.h"
 #include "src/common/error.h"
 #include "src/common/file_bytes.h"
+#include "src/common/remove_tree.h"
 #include "src/common/subprocess.h"
 
 namespace pkb::harness {
@@ -98,8 +99,7 @@ WorkerResult run_worker(WorkerRequest request, const WorkerRunOptions& options) 
   }
   result.log = tail(process.err, kLogTail);
   if (!options.keep_files) {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
+    remove_tree(dir);
   }
   return result;
 }

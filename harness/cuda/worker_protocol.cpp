@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "src/common/error.h"
 
@@ -22,6 +24,10 @@ T field(const json& object, const char* key, const std::string& source, const T&
     if (required) throw InputError(source, key, "a value", "nothing");
     return fallback;
   }
+  // JSON has no NaN or infinity: nlohmann writes them as null. An error measure is NaN when an
+  // output was never written (still poisoned), so null must read back as NaN, not as bad input.
+  if constexpr (std::is_floating_point_v<T>)
+    if (found->is_null()) return std::numeric_limits<T>::quiet_NaN();
   try {
     return found->get<T>();
   } catch (const json::exception&) {

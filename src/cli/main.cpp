@@ -97,7 +97,12 @@ int main(int argc, char** argv) {
   // Simulated ranks are threads; one ATen thread each keeps W ranks from oversubscribing the CPU.
   at::set_num_threads(1);
   try {
-    return run();
+    const int code = run();
+    // Tables and --json documents are out before the process tears down libraries (libtorch,
+    // the CUDA runtime), whose exit handlers pkb does not control.
+    std::fflush(stdout);
+    std::cout.flush();
+    return code;
   } catch (const pkb::UsageError& e) {
     return report("error", e, 2);
   } catch (const pkb::InputError& e) {

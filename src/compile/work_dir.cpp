@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "src/common/error.h"
+#include "src/common/remove_tree.h"
 
 namespace pkb::compile {
 
@@ -22,8 +23,7 @@ WorkDir::WorkDir(const std::filesystem::path& parent, const std::string& prefix)
 }
 
 WorkDir::~WorkDir() {
-  std::error_code ignored;  // a destructor cannot report; a leftover temp folder is harmless
-  std::filesystem::remove_all(path_, ignored);
+  remove_tree(path_);  // a destructor cannot report; a leftover temp folder is harmless
 }
 
 }  // namespace pkb::compile

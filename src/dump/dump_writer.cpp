@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
+#include "src/common/remove_tree.h"
 #include "src/dump/safetensors.h"
 
 namespace pkb::dump {
@@ -96,7 +97,7 @@ void write_dump(const std::filesystem::path& dir, const problem::ProblemSpec& sp
     if (!out) throw Error(temp.string() + "/manifest.json: write failed");
     std::filesystem::rename(temp, dir);
   } catch (...) {
-    std::filesystem::remove_all(temp, error);
+    remove_tree(temp);
     throw;
   }
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "src/common/error.h"
 
 namespace pkb::harness {
@@ -161,6 +164,28 @@ TEST(WorkerProtocol, UnknownStatusIsAnError) {
         "result.json: status: expected one of plan_error, runtime_error, timeout, incorrect, "
         "correct, got \"fine\"");
   }
+}
+
+// An output left poisoned measures as NaN, which JSON writes as null: the result must still read
+// back, as an incorrect trial with NaN errors (a GPU run once reported such a sample as a crashed
+// worker).
+TEST(WorkerProtocol, NonFiniteErrorsRoundTripAsNaN) {
+  WorkerResult in;
+  in.status = WorkerStatus::incorrect;
+  TrialSummary trial;
+  trial.tensor = "y";
+  trial.max_abs_err = std::numeric_limits<double>::quiet_NaN();
+  trial.max_rel_err = std::numeric_limits<double>::infinity();
+  trial.error_ratio = std::numeric_limits<double>::quiet_NaN();
+  in.trials.push_back(trial);
+  const std::string text = result_to_json(in);
+  EXPECT_NE(text.find("\"max_abs_err\": null"), std::string::npos) << text;
+  const WorkerResult out = parse_result(text, "result.json");
+  ASSERT_EQ(out.trials.size(), 1u);
+  EXPECT_EQ(out.status, WorkerStatus::incorrect);
+  EXPECT_TRUE(std::isnan(out.trials[0].max_abs_err));
+  EXPECT_TRUE(std::isnan(out.trials[0].max_rel_err));
+  EXPECT_TRUE(std::isnan(out.trials[0].error_ratio));
 }
 
 }  // namespace
