@@ -10,6 +10,7 @@ packages=(build-essential cmake ninja-build pkg-config
           libtorch-dev python3-torch
           nlohmann-json3-dev libcli11-dev libspdlog-dev libcurl4-openssl-dev
           libgtest-dev libbenchmark-dev libcpp-httplib-dev
+          chromium       # the leaderboard page rendered headless in the tests
           pybind11-dev)  # pybind11: only scripts/bench-compile.sh (a torch extension build)
 
 find_cuda() {

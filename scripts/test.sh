@@ -12,6 +12,10 @@ exclude=()
 [ "${1:-}" = "--quick" ] && exclude=(-LE slow)
 
 scripts/setup.sh
+# Slurm only for the slow test that runs a 3-shard job on a one-node cluster on loopback.
+if [ ${#exclude[@]} -eq 0 ]; then
+  scripts/setup-slurm.sh || echo "test: scripts/setup-slurm.sh failed: slurm_e2e will skip" >&2
+fi
 rm -rf "$build_dir/reports"
 mkdir -p "$build_dir/reports"
 

@@ -1,5 +1,6 @@
-// `pkb doctor [--json]`: GPUs, the peer access matrix, NVLink and multicast, library versions,
-// and which model API keys are set (never their values).
+// `pkb doctor [--json] [--no-measure]`: GPUs, the peer access matrix, NVLink and multicast, library
+// versions, which model API keys are set (never their values), and the hardware profile's numbers
+// beside the copy and peer bandwidth measured here (doctor_profile.h).
 #include <cstdlib>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 
 #include "harness/device_probe.h"
 #include "src/cli/command.h"
+#include "src/cli/doctor_profile.h"
 
 namespace pkb::cli {
 namespace {
@@ -29,9 +31,12 @@ bool key_set(const char* name) {
 
 std::function<int()> setup_doctor(CLI::App& app, const GlobalOptions& global) {
   auto json = std::make_shared<bool>(false);
+  auto no_measure = std::make_shared<bool>(false);
   app.add_flag("--json", *json, "Print one JSON document instead of text");
-  return [json] {
+  app.add_flag("--no-measure", *no_measure, "Skip the copy and peer bandwidth measurements (about a second)");
+  return [json, no_measure] {
     const harness::MachineInfo info = harness::probe_machine();
+    const nlohmann::ordered_json sol_check = profile_check(info, !*no_measure);
     const std::string torch_version = TORCH_VERSION;
     if (*json) {
       nlohmann::ordered_json doc = {{"schema_version", 1},
@@ -53,6 +58,7 @@ std::function<int()> setup_doctor(CLI::App& app, const GlobalOptions& global) {
       nlohmann::ordered_json keys = nlohmann::ordered_json::object();
       for (const char* key : kApiKeys) keys[key] = key_set(key);
       doc["api_keys_set"] = keys;
+      doc["sol_profile"] = sol_check;
       std::cout << doc.dump(2) << "\n";
       return 0;
     }
@@ -80,6 +86,7 @@ std::function<int()> setup_doctor(CLI::App& app, const GlobalOptions& global) {
         std::cout << "\n";
       }
     }
+    print_profile_check(sol_check, std::cout);
     for (const char* key : kApiKeys) std::cout << "api key       " << key << ": " << (key_set(key) ? "set" : "not set") << "\n";
     return 0;
   };

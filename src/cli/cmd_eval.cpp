@@ -42,6 +42,12 @@ nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval
   doc["library_steps"] = outcome.library_steps;
   doc["warnings"] = outcome.warnings;
   if (!outcome.run.is_null()) doc["run"] = outcome.run;
+  if (outcome.sol)
+    doc["sol"] = {{"sol_ms", outcome.sol->sol_ms},          {"sol_fraction", outcome.sol->sol_fraction},
+                  {"suspicious_fast", outcome.sol->suspicious_fast}, {"binding", outcome.sol->binding},
+                  {"profile", outcome.sol->profile}};
+  else if (!outcome.sol_note.empty())
+    doc["sol"] = {{"note", outcome.sol_note}};
   return doc;
 }
 
@@ -73,6 +79,16 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
                   timing.value("speedup", 0.0), timing.value("emulated", false) ? " (emulated: not comparable)" : "",
                   timing.value("sol_flag", false) ? " (faster than the speed-of-light bound: suspicious)" : "");
     table.add_row({"timing", line});
+  }
+  if (outcome.sol) {
+    char line[256];
+    std::snprintf(line, sizeof line, "floor %.2f us (%s, %s): the candidate reaches %.0f%% of it%s",
+                  outcome.sol->sol_ms * 1e3, outcome.sol->binding.c_str(), outcome.sol->profile.c_str(),
+                  outcome.sol->sol_fraction * 100,
+                  outcome.sol->suspicious_fast ? "; SUSPICIOUS: faster than the floor" : "");
+    table.add_row({"speed of light", line});
+  } else if (!outcome.sol_note.empty()) {
+    table.add_row({"speed of light", outcome.sol_note});
   }
   for (const auto& warning : outcome.warnings) table.add_row({"warning", warning});
   table.add_row({"status", std::string(eval::status_name(outcome.status))});

@@ -23,9 +23,16 @@ std::function<int()> setup_show(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_doctor(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_sol(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_add_problem(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_generate(CLI::App& app, const GlobalOptions& global);
 std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_score(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_leaderboard(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_merge(CLI::App& app, const GlobalOptions& global);
+std::function<int()> setup_slurm(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace pkb::cli

@@ -30,6 +30,12 @@ const CommandEntry kCommands[] = {
      pkb::cli::setup_generate},
     {"eval", "Compile, check and time one solution (a model's answer, or a .cu file with --plan)",
      pkb::cli::setup_eval},
+    {"run", "Generate, compile and evaluate: the whole benchmark into a results directory", pkb::cli::setup_run},
+    {"evaluate", "Evaluate the answers in a results directory written by pkb generate", pkb::cli::setup_evaluate},
+    {"score", "pass@k, fast_p@k, speedups and error kinds of results directories, with 95% intervals", pkb::cli::setup_score},
+    {"leaderboard", "Rank every results directory under a folder: leaderboard.md and a self-contained index.html", pkb::cli::setup_leaderboard},
+    {"merge", "Merge the shard results directories of one run (--shard I/N) into one", pkb::cli::setup_merge},
+    {"slurm", "Run shards as a Slurm array job (submit) and follow their progress (status)", pkb::cli::setup_slurm},
 #endif
     {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
      pkb::cli::setup_validate},
@@ -37,6 +43,7 @@ const CommandEntry kCommands[] = {
      pkb::cli::setup_add_problem},
     {"doctor", "What this machine offers: GPUs, peer access, NVLink, multicast, library versions",
      pkb::cli::setup_doctor},
+    {"sol", "Speed of light of a problem on a hardware profile: each resource's floor and which binds", pkb::cli::setup_sol},
 };
 
 // CLI11 reports an unknown command as a missing one; name it, with a suggestion, instead.

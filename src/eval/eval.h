@@ -17,6 +17,7 @@
 #include "src/compile/compile.h"
 #include "src/eval/sample_status.h"
 #include "src/problem/spec.h"
+#include "src/sol/judge.h"
 
 namespace pkb::eval {
 
@@ -66,6 +67,10 @@ struct EvalOutcome {
   std::vector<std::string> warnings;  // advice that does not change the status (scope_lint.h)
   int plan_steps = 0;
   nlohmann::json run;   // the worker's result when the candidate ran; null otherwise
+  /// The speed-of-light judgement of a correct, timed run (src/sol/judge.h): sol_ms, sol_fraction,
+  /// suspicious_fast. Empty when there is none; sol_note then says why.
+  std::optional<sol::Judgement> sol;
+  std::string sol_note;
 };
 
 EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, const Target& target);

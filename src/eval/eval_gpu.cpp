@@ -2,6 +2,7 @@
 // and fold its result into the outcome. Seeds are drawn here, after compiling, from the OS's
 // entropy, so no candidate can know its inputs in advance.
 #include "src/eval/eval_gpu.h"
+#include "src/eval/eval_sol.h"
 
 #include <random>
 
@@ -57,6 +58,7 @@ void run_on_gpu(const Candidate& candidate, const EvalRequest& request, const Ta
   outcome.message = result.message;
   if (!result.library_steps.empty()) outcome.library_steps = result.library_steps;
   outcome.run = nlohmann::json::parse(harness::result_to_json(result));
+  if (outcome.status == SampleStatus::correct) judge_speed_of_light(request, outcome);
 }
 
 }  // namespace pkb::eval

@@ -19,6 +19,7 @@
 #include "src/generate/response_cache.h"
 #include "src/model/model_client.h"
 #include "src/prompt/prompt.h"
+#include "src/shard/shard.h"
 
 namespace pkb::generate {
 
@@ -47,6 +48,8 @@ struct GenerateConfig {
   /// More for run.json (command line, versions, flags); never holds a key.
   nlohmann::json run_info;
   const std::atomic<bool>* cancel = nullptr;
+  /// --shard I/N: only this part of problems x samples (src/shard/shard.h); run.json says which.
+  shard::Shard shard;
 };
 
 /// Counters for progress lines, updated by the workers.
@@ -66,6 +69,11 @@ struct GenerateSummary {
   int total = 0, resumed = 0, generated = 0, format_errors = 0, api_errors = 0, cached = 0;
   bool cancelled = false;
 };
+
+/// Checks `config.out` before anything is written: it can be made and written, and it holds no
+/// run (or, with --resume, one whose run.json fingerprint equals config.fingerprint). Throws
+/// pkb::UsageError naming --out or the differing fingerprint field.
+void check_out_dir(const GenerateConfig& config);
 
 /// Checks and prepares `config.out` (throws pkb::UsageError for an unwritable directory, one that
 /// holds another run without --resume, a --resume whose settings differ, or one locked by another

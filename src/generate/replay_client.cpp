@@ -1,6 +1,8 @@
-// The replay index is built once from every entry's key; entries are read again per request so a
-// large run never sits in memory.
+// The replay index is built once from every entry's key and every answer's file name; entries are
+// read again per request so a large run never sits in memory.
 #include "src/generate/replay_client.h"
+
+#include <regex>
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
@@ -8,19 +10,56 @@
 #include "src/generate/response_cache.h"
 
 namespace pkb::generate {
+namespace fs = std::filesystem;
 
-ReplayClient::ReplayClient(const std::filesystem::path& dir) : dir_(dir) {
+ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
   const auto responses = dir / "responses";
-  if (!std::filesystem::is_directory(responses))
+  const auto answers = dir / "answers";
+  if (!fs::is_directory(responses) && !fs::is_directory(answers))
     throw UsageError("--model replay:" + dir.string() +
                      ": no responses/ folder there (expected a pkb generate --out directory)");
-  for (const auto& file : std::filesystem::recursive_directory_iterator(responses)) {
-    if (!file.is_regular_file() || file.path().extension() != ".json") continue;
-    const auto doc = nlohmann::json::parse(read_file(file.path()), nullptr, false);
-    if (doc.is_discarded() || !doc.contains("key")) continue;
-    const auto& key = doc["key"];
-    index_[{key.value("prompt_sha256", ""), key.value("sample_index", -1)}] = file.path();
+  if (fs::is_directory(responses))
+    for (const auto& file : fs::recursive_directory_iterator(responses)) {
+      if (!file.is_regular_file() || file.path().extension() != ".json") continue;
+      const auto doc = nlohmann::json::parse(read_file(file.path()), nullptr, false);
+      if (doc.is_discarded() || !doc.contains("key")) continue;
+      const auto& key = doc["key"];
+      index_[{key.value("prompt_sha256", ""), key.value("sample_index", -1)}] = file.path();
+    }
+  if (fs::is_directory(answers)) {
+    static const std::regex name(R"(sample_(\d+)\.md)");
+    for (const auto& problem : fs::directory_iterator(answers)) {
+      if (!problem.is_directory()) continue;
+      for (const auto& file : fs::directory_iterator(problem.path())) {
+        std::smatch match;
+        const std::string filename = file.path().filename().string();
+        if (file.is_regular_file() && std::regex_match(filename, match, name))
+          answers_[{problem.path().filename().string(), std::stoi(match[1])}] = file.path();
+      }
+    }
   }
+}
+
+bool ReplayClient::covers(const std::string& problem_key, const std::string& prompt_sha256) const {
+  const auto answer = answers_.lower_bound({problem_key, 0});
+  if (answer != answers_.end() && answer->first.first == problem_key) return true;
+  const auto entry = index_.lower_bound({prompt_sha256, -1});
+  return entry != index_.end() && entry->first.first == prompt_sha256;
+}
+
+model::ModelOutcome ReplayClient::from_answer(const fs::path& file) const {
+  model::ModelOutcome outcome;
+  model::ModelResult result;
+  result.text = read_file(file);
+  result.stop = model::StopReason::complete;
+  result.raw_stop = "replay";
+  result.model = "replay";
+  outcome.result = result;
+  outcome.request_body = {{"replay", file.lexically_relative(dir_).string()}};
+  outcome.raw_response = result.text;
+  outcome.http_status = 200;
+  outcome.attempts.push_back({200, "", "", 0, 0});
+  return outcome;
 }
 
 model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
@@ -28,10 +67,15 @@ model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
   const std::string prompt_sha = sha256_hex(request.user);
   const auto found = index_.find({prompt_sha, request.sample_index});
   if (found == index_.end()) {
+    const std::string problem = request.label.substr(0, request.label.find('#'));
+    const auto answer = answers_.find({problem, request.sample_index});
+    if (answer != answers_.end()) return from_answer(answer->second);
     outcome.failure = model::ApiFailure{
         model::FailureKind::fail_sample,
-        "replay: " + dir_.string() + " has no answer for this prompt (sha256 " +
-            prompt_sha.substr(0, 12) + ") and sample " + std::to_string(request.sample_index),
+        "replay: " + dir_.string() + " has no answer for " + problem + " sample " +
+            std::to_string(request.sample_index) + " (no answers/" + problem + "/sample_" +
+            std::to_string(request.sample_index) + ".md, no cached response for prompt sha256 " +
+            prompt_sha.substr(0, 12) + ")",
         0, std::nullopt};
     return outcome;
   }
@@ -44,6 +88,13 @@ model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
   outcome.request_id = entry.request_id;
   outcome.attempts.push_back({entry.http_status, "", entry.request_id, 0, 0});
   return outcome;
+}
+
+fs::path resolve_replay_dir(const std::string& dir, const fs::path& source_root) {
+  const fs::path given(dir);
+  if (given.is_absolute() || fs::exists(given) || source_root.empty()) return given;
+  const fs::path in_source = source_root / given;
+  return fs::exists(in_source) ? in_source : given;
 }
 
 }  // namespace pkb::generate

@@ -1,5 +1,10 @@
-// replay:DIR as a model: answers come from DIR/responses/ (the cache a generation wrote), matched
-// by prompt hash and sample index, so evaluation can run where no API is reachable.
+// replay:DIR as a model, so evaluation can run where no API is reachable. Answers come from
+//   DIR/responses/            the cache a generation wrote, matched by prompt hash and sample
+//   index; DIR/answers/KEY/sample_K.md  hand-written answers, matched by problem key and sample
+//   index, so
+//                             they survive changes to the prompt's bytes (examples/replay holds
+//                             these).
+// The cache wins where both match: it is the exact answer to this exact prompt.
 #pragma once
 
 #include <filesystem>
@@ -13,15 +18,27 @@ namespace pkb::generate {
 
 class ReplayClient : public model::ModelClient {
  public:
-  /// Throws pkb::UsageError naming --model when DIR has no responses/ folder.
+  /// Throws pkb::UsageError naming --model when DIR has neither responses/ nor answers/.
   explicit ReplayClient(const std::filesystem::path& dir);
+  /// The problem key is read from request.label ("001_allreduce#3"), which the generator sets.
   model::ModelOutcome generate(const model::ModelRequest& request) override;
-  std::size_t size() const { return index_.size(); }
+  std::size_t size() const { return index_.size() + answers_.size(); }
+  /// Whether DIR holds any answer for this problem (by key) or this prompt (by hash).
+  bool covers(const std::string& problem_key, const std::string& prompt_sha256) const;
 
  private:
+  model::ModelOutcome from_answer(const std::filesystem::path& file) const;
+
   std::filesystem::path dir_;
   std::map<std::pair<std::string, int>, std::filesystem::path>
-      index_;  // (prompt sha256, sample) -> file
+      index_;  // (prompt sha256, sample) -> cache file
+  std::map<std::pair<std::string, int>, std::filesystem::path>
+      answers_;  // (problem key, sample) -> answers/KEY/sample_K.md
 };
+
+/// Resolves the DIR of replay:DIR: as given when it exists there, else against `source_root` (so
+/// `build/pkb run --model replay:examples/replay` works from any directory of a source checkout).
+std::filesystem::path resolve_replay_dir(const std::string& dir,
+                                         const std::filesystem::path& source_root);
 
 }  // namespace pkb::generate

@@ -37,4 +37,18 @@ ExprEnv make_env(const std::map<std::string, std::int64_t>& dims, int world, int
   return env;
 }
 
+ExprEnv make_sol_env(const std::map<std::string, std::int64_t>& dims, int world, DType dtype) {
+  ExprEnv env(dims.begin(), dims.end());
+  env["W"] = world;
+  env["ELEM"] = static_cast<std::int64_t>(dtype_size(dtype));
+  env.emplace("E", env["ELEM"]);  // no-op when a dim is called E
+  return env;
+}
+
+std::set<std::string> sol_names(const std::map<std::string, std::int64_t>& dims) {
+  std::set<std::string> names = {"W", "ELEM", "E"};
+  for (const auto& [name, size] : dims) names.insert(name);
+  return names;
+}
+
 }  // namespace pkb::problem

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,22 @@ struct GroupSpec {
   GroupLayout layout = GroupLayout::block;
 };
 
+/// One resource's least work per rank for one call (issue 10): an integer expression over the
+/// dims, W and the element size, and the one-line derivation shown by `pkb sol`.
+struct SolTerm {
+  ShapeExpr expr;
+  std::string why;
+};
+
+/// problem.json "sol": the floor of one call, per rank (docs: the "sol" entry in ARCHITECTURE.md).
+struct SolSpec {
+  SolTerm link_bytes;  // bytes one rank sends over NVLink, best algorithm without multicast
+  std::optional<SolTerm> link_bytes_nvls;  // the same with NVLS multicast / in-switch reduction
+  SolTerm hbm_bytes;                       // bytes one rank moves to and from its own HBM
+  SolTerm flops;                           // floating-point operations one rank must do
+  std::string notes;
+};
+
 struct Tolerance {
   double atol = 0;
   double rtol = 0;
@@ -73,6 +90,7 @@ struct ProblemSpec {
   /// Ranks whose outputs carry the answer (all when empty); documented for root-only problems.
   std::string check_note;
   std::string upstream_divergence;
+  std::optional<SolSpec> sol;  // absent in a problem that has no "sol" entry yet
   std::filesystem::path dir;  // problems/NNN_name
 
   bool allows_world(int world) const;
@@ -85,5 +103,12 @@ std::vector<std::int64_t> eval_shape(const TensorSpec& tensor, const ExprEnv& en
 
 /// dims + {"W": world, "rank": rank}.
 ExprEnv make_env(const std::map<std::string, std::int64_t>& dims, int world, int rank);
+
+/// The names a sol expression sees: the dims, W, ELEM (bytes per element of `dtype`) and E, an
+/// alias of ELEM in problems without a dim of that name (a problem's own dim keeps its meaning).
+ExprEnv make_sol_env(const std::map<std::string, std::int64_t>& dims, int world, DType dtype);
+
+/// The names make_sol_env defines for `dims`, for checking expressions at load time.
+std::set<std::string> sol_names(const std::map<std::string, std::int64_t>& dims);
 
 }  // namespace pkb::problem

@@ -58,7 +58,10 @@ ShapeExpr read_expr(const JsonFields& obj, const nlohmann::json& value, const st
   }
   for (const auto& variable : expr.variables())
     if (!names.count(variable))
-      obj.fail(field, "an expression over the dims, W and rank", "unknown name '" + variable + "'");
+      obj.fail(field,
+               names.count("ELEM") ? "an expression over the dims, W, E and ELEM"
+                                   : "an expression over the dims, W and rank",
+               "unknown name '" + variable + "'");
   return expr;
 }
 
@@ -164,6 +167,43 @@ void read_tolerance(const JsonFields& root, ProblemSpec& spec) {
                 "none for " + std::string(dtype_name(dtype)));
 }
 
+/// Whether a problem.json without "sol" fails to load. Off: scaffolded problems and hand-written
+/// test specs load without one; tests/sol/sol_registry_test.cpp requires one in every registered
+/// problem instead, so the registry cannot lose a floor unnoticed.
+constexpr bool kRequireSol = false;
+
+SolTerm read_sol_term(const JsonFields& sol, const std::string& key,
+                      const std::set<std::string>& names) {
+  const JsonFields item = sol.child(key);
+  if (!item.raw().is_object())
+    sol.fail(key, "an object with expr and why", JsonFields::describe(item.raw()));
+  item.reject_unknown({"expr", "why"});
+  if (!item.has("expr")) item.fail("expr", "a value", "nothing (the field is missing)");
+  SolTerm term{read_expr(item, item.raw().at("expr"), "expr", names), item.string("why")};
+  return term;
+}
+
+std::optional<SolSpec> read_sol(const JsonFields& root,
+                                const std::map<std::string, std::int64_t>& dims) {
+  if (!root.has("sol")) {
+    if (kRequireSol)
+      root.fail("sol", "the speed-of-light entry (link_bytes, hbm_bytes, flops)", "nothing");
+    return std::nullopt;
+  }
+  const JsonFields sol = root.child("sol");
+  if (!sol.raw().is_object()) root.fail("sol", "an object", "an array");
+  sol.reject_unknown({"link_bytes", "link_bytes_nvls", "hbm_bytes", "flops", "notes"});
+  const std::set<std::string> names = sol_names(dims);
+  SolSpec spec;
+  spec.link_bytes = read_sol_term(sol, "link_bytes", names);
+  spec.hbm_bytes = read_sol_term(sol, "hbm_bytes", names);
+  spec.flops = read_sol_term(sol, "flops", names);
+  if (sol.has("link_bytes_nvls"))
+    spec.link_bytes_nvls = read_sol_term(sol, "link_bytes_nvls", names);
+  spec.notes = sol.string_or("notes", "");
+  return spec;
+}
+
 }  // namespace
 
 ProblemSpec parse_problem(const std::string& text, const std::string& file,
@@ -178,7 +218,7 @@ ProblemSpec parse_problem(const std::string& text, const std::string& file,
   const JsonFields root(doc, file, "");
   root.reject_unknown({"schema_version", "id", "name", "category", "summary", "dims", "test_dims",
                        "world_sizes", "dtypes", "inputs", "outputs", "scalars", "groups",
-                       "tolerance", "error_ratio", "check_note", "upstream_divergence"});
+                       "tolerance", "error_ratio", "check_note", "upstream_divergence", "sol"});
 
   const std::int64_t version = root.integer("schema_version");
   if (version != kSchemaVersion)
@@ -253,6 +293,7 @@ ProblemSpec parse_problem(const std::string& text, const std::string& file,
   }
   spec.check_note = root.string_or("check_note", "");
   spec.upstream_divergence = root.string_or("upstream_divergence", "");
+  spec.sol = read_sol(root, spec.dims);
   return spec;
 }
 

@@ -1,0 +1,121 @@
+// `pkb run [--model M] [--problems LIST] [--samples K] [--world W] [--dtype D] [--trials T]
+// [--jobs J] [--compile-jobs C] [--out DIR] [--resume] ...`: generation, compilation and GPU
+// evaluation in one pipeline (src/run), results in docs/RESULTS.md's layout. Without a GPU every
+// answer is still compiled and its plan validated (status compiled).
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "src/cli/command.h"
+#include "src/cli/run_eval_flags.h"
+#include "src/cli/run_options.h"
+#include "src/cli/run_progress.h"
+#include "src/common/error.h"
+#include "src/run/run_pipeline.h"
+
+namespace pkb::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};  // SIGINT: stop taking samples; --resume continues
+extern "C" void on_run_interrupt(int) { g_interrupted = true; }
+
+// results/<model>-<YYYYMMDD>-<6 hex>: the model name with anything but [A-Za-z0-9._-] as '-'.
+std::string default_out(const std::string& model) {
+  std::string name;
+  for (const char c : model)
+    name +=
+        (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-') ? c : '-';
+  const std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y%m%d", std::gmtime(&now));
+  std::random_device entropy;
+  char id[8];
+  std::snprintf(id, sizeof id, "%06x", static_cast<unsigned>(entropy() & 0xffffff));
+  return "results/" + name + "-" + date + "-" + id;
+}
+
+std::string summary_text(const nlohmann::json& summary) {
+  std::string text;
+  for (const auto& [status, count] : summary["by_status"].items())
+    text += (text.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
+  return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
+  auto flags = std::make_shared<ModelFlags>();
+  auto eval_flags = std::make_shared<EvalFlags>();
+  add_model_flags(app, *flags, false, "replay:examples/replay");
+  add_eval_flags(app, *eval_flags);
+  return [&global, flags, eval_flags] {
+    if (flags->out.empty()) {
+      if (flags->resume) throw UsageError("--resume: name the run to continue with --out DIR");
+      flags->out = default_out(flags->model);
+    }
+    PreparedGeneration prepared = prepare_generation(global, *flags, &g_interrupted);
+    std::vector<const problem::ProblemSpec*> specs;
+    int max_world = 1;
+    nlohmann::json problems = nlohmann::json::array();
+    for (std::size_t index = 0; index < prepared.specs.size(); ++index) {
+      const auto& spec = prepared.specs[index];
+      const auto& problem = prepared.config.problems[index];
+      specs.push_back(&spec);
+      max_world = std::max(max_world, problem.world);
+      problems.push_back({{"key", spec.key},
+                          {"id", spec.id},
+                          {"category", spec.category},
+                          {"world", problem.world},
+                          {"dtype", dtype_name(problem.dtype)},
+                          {"prompt_sha256", problem.prompt.sha256}});
+    }
+    run::RunConfig config;
+    config.generation = std::move(prepared.config);
+    config.generation.fingerprint["samples"] = flags->samples;
+    config.generation.fingerprint["trials"] = eval_flags->trials;
+    config.generation.fingerprint["turns"] = 1;
+    config.generation.run_info["command"] =
+        "pkb run" + model_flags_text(*flags) + eval_flags_text(*eval_flags);
+    config.eval =
+        eval_settings(*eval_flags, flags->out, specs, prepared.dims, max_world, &g_interrupted);
+    config.context = run_context(specs, max_world);
+    config.problems = problems;
+    if (!config.eval.target.gpu)
+      spdlog::info(
+          "run: {}: answers are compiled and their plans validated, not run (status compiled)",
+          config.eval.target.no_gpu_reason);
+
+    g_interrupted = false;
+    std::signal(SIGINT, on_run_interrupt);
+    generate::GenerateStats generation_stats;
+    run::RunStats stats;
+    run::RunSummary summary;
+    {
+      RunProgress progress("run", stats);
+      summary = run::run_pipeline(config, *prepared.client, generation_stats, stats);
+    }
+    std::signal(SIGINT, SIG_DFL);
+    spdlog::info("run: {} samples in {}: {}{}", summary.summary.value("total", 0), flags->out,
+                 summary_text(summary.summary),
+                 summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
+    if (summary.cancelled) {
+      std::fprintf(stderr,
+                   "pkb: interrupted: %s holds every sample finished so far; --resume continues\n",
+                   flags->out.c_str());
+      return 130;
+    }
+    const int api_errors = summary.summary["by_status"].value("api_error", 0);
+    if (api_errors > 0)
+      throw WorkFailed("run: " + std::to_string(api_errors) +
+                       " samples got no answer (api_error in " + flags->out +
+                       "/samples.jsonl); pkb run --resume --out " + flags->out +
+                       " asks for them again");
+    return 0;
+  };
+}
+
+}  // namespace pkb::cli

@@ -1,0 +1,150 @@
+// A sample's cache entry is written before its solution files and its samples.jsonl line, so a
+// crash between them costs no second request: --resume finds the entry. Only those two are
+// flushed to disk (fsync); the solution files are derived from the entry.
+#include "src/generate/sample_generator.h"
+
+#include <spdlog/spdlog.h>
+
+#include "src/extract/extract.h"
+#include "src/generate/durable_file.h"
+
+namespace pkb::generate {
+
+std::string sample_dir(const std::string& problem_key, int sample) {
+  return "solutions/" + problem_key + "/sample_" + std::to_string(sample);
+}
+
+SampleGenerator::SampleGenerator(const GenerateConfig& config, model::ModelClient& client,
+                                 GenerateStats& stats)
+    : config_(config), client_(client), stats_(stats), cache_(config.out / "responses") {}
+
+nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sample) {
+  const CacheKey key = make_cache_key(config_.model, problem.prompt.sha256, config_.params, sample);
+  nlohmann::json record = {{"schema_version", kResultsSchema},
+                           {"problem", problem.key},
+                           {"problem_id", problem.id},
+                           {"sample", sample},
+                           {"turn", 0},
+                           {"world", problem.world},
+                           {"dtype", dtype_name(problem.dtype)},
+                           {"prompt_sha256", problem.prompt.sha256},
+                           {"cache_key", key.sha256}};
+  std::optional<CacheEntry> entry = cache_.load(key);
+  const bool from_cache = entry.has_value();
+  if (!entry) {
+    model::ModelRequest request;
+    request.user = problem.prompt.text;
+    request.max_tokens = config_.params.max_tokens;
+    if (config_.params.temperature) request.temperature = std::stod(*config_.params.temperature);
+    request.reasoning = config_.params.reasoning;
+    request.sample_index = sample;
+    request.label = problem.key + "#" + std::to_string(sample);  // replay:DIR reads the key here
+    const model::ModelOutcome outcome = client_.generate(request);
+    if (!outcome.ok() && config_.cancel && config_.cancel->load()) return nullptr;
+    record["attempts"] = outcome.attempts.size();
+    record["latency_s"] = outcome.latency_s;
+    record["request_id"] = outcome.request_id;
+    if (!outcome.ok()) {
+      record["status"] = "api_error";
+      record["message"] = outcome.failure->message;
+      record["failure_kind"] = std::string(model::failure_kind_name(outcome.failure->kind));
+      record["http_status"] = outcome.failure->http_status;
+      record["time"] = utc_now_iso();
+      return record;
+    }
+    entry = CacheEntry{key,
+                       outcome.request_body,
+                       outcome.http_status,
+                       outcome.request_id,
+                       outcome.raw_response,
+                       *outcome.result,
+                       static_cast<int>(outcome.attempts.size()),
+                       outcome.latency_s,
+                       utc_now_iso()};
+    cache_.store(*entry);
+  } else {
+    record["attempts"] = 0;
+    record["latency_s"] = entry->latency_s;
+    record["request_id"] = entry->request_id;
+  }
+  record["from_cache"] = from_cache;
+  describe_answer(problem, sample, *entry, record);
+  record["time"] = utc_now_iso();
+  return record;
+}
+
+void SampleGenerator::describe_answer(const ProblemPrompt& problem, int sample,
+                                      const CacheEntry& entry, nlohmann::json& record) {
+  const model::ModelResult& result = entry.result;
+  record["model"] = result.model;
+  note_resolved_model(result.model);
+  record["response_id"] = result.response_id;
+  record["stop_reason"] = std::string(model::stop_reason_name(result.stop));
+  record["raw_stop_reason"] = result.raw_stop;
+  record["usage"] = model::to_json(result.usage);
+  const std::string dir = sample_dir(problem.key, sample);
+  write_file_atomic(config_.out / dir / "answer.md", result.text, false);
+  nlohmann::json artifacts = {
+      {"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
+      {"answer", dir + "/answer.md"}};
+  extract::Extraction extraction;
+  if (result.stop == model::StopReason::refused) {
+    extraction.error = extract::FormatReason::refused;
+    extraction.message = "the model refused (" + result.raw_stop + ")";
+  } else if (result.stop == model::StopReason::filtered) {
+    extraction.error = extract::FormatReason::filtered;
+    extraction.message = "the provider withheld the answer (" + result.raw_stop + ")";
+  } else {
+    extraction =
+        extract::extract_solution(result.text, result.stop == model::StopReason::truncated);
+  }
+  record["cuda_blocks"] = extraction.cuda_blocks;
+  record["json_blocks"] = extraction.json_blocks;
+  record["message"] = extraction.message;
+  if (!extraction.ok()) {
+    record["status"] = "format_error";
+    record["format_reason"] = std::string(extract::format_reason_name(*extraction.error));
+  } else {
+    record["status"] = "generated";
+    record["cuda_alias_used"] = extraction.cuda_alias_used;
+    write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda, false);
+    write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json, false);
+    artifacts["cuda"] = dir + "/kernel.cu";
+    artifacts["plan"] = dir + "/plan.json";
+  }
+  record["artifacts"] = artifacts;
+}
+
+// An alias that moves mid-run mixes two models in one result (research/model-apis.md §10).
+void SampleGenerator::note_resolved_model(const std::string& model) {
+  if (model.empty()) return;
+  std::lock_guard<std::mutex> lock(stats_.mutex);
+  if (stats_.resolved_model.empty()) {
+    stats_.resolved_model = model;
+  } else if (stats_.resolved_model != model) {
+    spdlog::warn(
+        "generate: the provider answered as {} after {}: the model alias moved during the run; pin "
+        "a model id to compare like with like",
+        model, stats_.resolved_model);
+    stats_.resolved_model = model;
+  }
+}
+
+void count_generated(const nlohmann::json& record, GenerateStats& stats) {
+  const std::string status = record.value("status", "");
+  const auto usage = record.find("usage");
+  if (usage != record.end() && usage->is_object() && usage->contains("output_tokens") &&
+      usage->at("output_tokens").is_number())
+    stats.output_tokens += usage->at("output_tokens").get<long long>();
+  if (status == "generated") {
+    ++stats.generated;
+  } else {
+    std::lock_guard<std::mutex> lock(stats.mutex);
+    ++stats.failures[status == "api_error" ? std::string("api_error")
+                                           : "format_error: " + record.value("format_reason", "")];
+  }
+  if (record.value("from_cache", false)) ++stats.cached;
+  ++stats.done;
+}
+
+}  // namespace pkb::generate

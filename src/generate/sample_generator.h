@@ -1,0 +1,37 @@
+// One sample's generation, shared by `pkb generate` and `pkb run`: ask the model (or read the
+// response cache), store the answer in the cache, extract the solution into
+// solutions/PROBLEM/sample_K/, and describe it all in a generation record (status "generated",
+// "format_error" or "api_error"). Writing the record is the caller's job.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "src/generate/generator.h"
+
+namespace pkb::generate {
+
+class SampleGenerator {
+ public:
+  SampleGenerator(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats);
+  /// The record, or null when the run was cancelled while the request was in flight (the sample
+  /// is asked again on --resume). Throws pkb::Error only for pkb's own I/O failures.
+  nlohmann::json generate(const ProblemPrompt& problem, int sample);
+
+ private:
+  void describe_answer(const ProblemPrompt& problem, int sample, const CacheEntry& entry,
+                       nlohmann::json& record);
+  void note_resolved_model(const std::string& model);
+
+  const GenerateConfig& config_;
+  model::ModelClient& client_;
+  GenerateStats& stats_;
+  ResponseCache cache_;
+};
+
+/// Counts a finished generation record into the progress counters (done, generated, failures).
+void count_generated(const nlohmann::json& record, GenerateStats& stats);
+
+/// "solutions/001_allreduce/sample_3", relative to the results directory.
+std::string sample_dir(const std::string& problem_key, int sample);
+
+}  // namespace pkb::generate

@@ -1,0 +1,37 @@
+// Cell text shared by leaderboard.md and index.html.
+#include "src/leaderboard/cells.h"
+
+#include <cstdio>
+
+namespace pkb::leaderboard {
+
+std::string value_text(const std::optional<double>& value, int decimals) {
+  if (!value) return "-";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, *value);
+  return text;
+}
+
+std::string cell_text(const score::GroupScore& group, const std::string& metric) {
+  const score::Estimate* estimate = group.find(metric);
+  if (!estimate || !estimate->value) {
+    if (metric != "geomean_speedup" && group.problems_unknown > 0 && group.problems_scored == 0)
+      return group.statuses.count("compiled") ? "no GPU" : "not evaluated";
+    return "-";
+  }
+  std::string text = value_text(estimate->value);
+  if (estimate->low) text += " [" + value_text(estimate->low) + "-" + value_text(estimate->high) + "]";
+  return text;
+}
+
+std::string correct_text(const score::ProblemTally& tally) {
+  if (!tally.unknown) return std::to_string(tally.c);
+  return tally.statuses.count("compiled") ? "not executed (no GPU)" : "not evaluated";
+}
+
+std::string metric_label(const std::string& metric) {
+  if (metric == "geomean_speedup") return "geomean speedup";
+  return metric;
+}
+
+}  // namespace pkb::leaderboard

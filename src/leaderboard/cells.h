@@ -1,0 +1,22 @@
+// How a number is shown in both renderers: "0.50 [0.25-0.75]", "-" for null, "no GPU" when no
+// problem behind it was executed.
+#pragma once
+
+#include <string>
+
+#include "src/score/score.h"
+
+namespace pkb::leaderboard {
+
+std::string value_text(const std::optional<double>& value, int decimals = 2);
+
+/// The value with its interval, or a reason for null.
+std::string cell_text(const score::GroupScore& group, const std::string& metric);
+
+/// A problem's correct count, or why it is unknown.
+std::string correct_text(const score::ProblemTally& tally);
+
+/// Human column heads: "pass@1", "fast_1@4", "geomean speedup".
+std::string metric_label(const std::string& metric);
+
+}  // namespace pkb::leaderboard

@@ -1,0 +1,119 @@
+// index.html: the same content as leaderboard.md plus the fast_p chart, in one self-contained file
+// (inline CSS and SVG, no scripts, fonts or external references). Every string from results is
+// escaped with html_escape.
+#include <sstream>
+
+#include "src/leaderboard/cells.h"
+#include "src/leaderboard/escape.h"
+#include "src/leaderboard/leaderboard.h"
+#include "src/score/score_report.h"
+#include "src/leaderboard/svg_chart.h"
+
+namespace pkb::leaderboard {
+namespace {
+
+constexpr const char* kStyle =
+    "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
+    "table{border-collapse:collapse;margin:8px 0 20px}"
+    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;font-size:14px}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "th{background:#f0f0f0}a{color:#0645ad;text-decoration:none}"
+    "h2{border-bottom:2px solid #444;margin-top:36px}.note{color:#555;font-size:13px}";
+
+std::string linked(const std::string& text, const std::string& anchor) {
+  return "<a href=\"#" + anchor + "\">" + html_escape(text) + "</a>";
+}
+
+void main_table(std::ostringstream& out, const Group& group) {
+  const std::vector<std::string> metrics = table_metrics(group);
+  out << "<table class=\"board\"><thead><tr><th>rank</th><th>model</th><th>hardware</th><th>W</th>"
+         "<th>dtype</th><th>samples</th>";
+  for (const auto& metric : metrics) out << "<th>" << html_escape(metric_label(metric)) << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (std::size_t rank = 0; rank < group.entries.size(); ++rank) {
+    const Entry& entry = group.entries[rank];
+    out << "<tr><td class=\"num\">" << rank + 1 << "</td><td>" << html_escape(entry.model) << "</td><td>"
+        << html_escape(group.hardware) << "</td><td>" << html_escape(group.world) << "</td><td>"
+        << html_escape(entry.dtype) << "</td><td class=\"num\">" << entry.score.overall.samples << "</td>";
+    for (std::size_t index = 0; index < metrics.size(); ++index)
+      out << "<td class=\"num\">"
+          << linked(cell_text(entry.score.overall, metrics[index]), entry.anchor + "-m" + std::to_string(index))
+          << "</td>";
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+void category_table(std::ostringstream& out, const Group& group) {
+  out << "<h3>Per category (pass@1 / fast_1@1)</h3><table class=\"categories\"><thead><tr><th>model</th>";
+  for (const auto& category : group.categories) out << "<th>" << html_escape(category) << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (const auto& entry : group.entries) {
+    out << "<tr><td>" << html_escape(entry.model) << "</td>";
+    for (const auto& category : group.categories) {
+      const score::GroupScore* found = nullptr;
+      for (const auto& scored : entry.score.categories)
+        if (scored.name == category) found = &scored;
+      const score::Estimate* pass = found ? found->find("pass@1") : nullptr;
+      const score::Estimate* fast = found ? found->find(score::fast_name(1, 1)) : nullptr;
+      out << "<td class=\"num\">"
+          << (found ? linked(value_text(pass ? pass->value : std::nullopt) + " / " +
+                                 value_text(fast ? fast->value : std::nullopt),
+                             entry.anchor)
+                    : std::string("-"))
+          << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+void problems_table(std::ostringstream& out, const Group& group, const Entry& entry) {
+  const std::vector<std::string> metrics = table_metrics(group);
+  out << "<h4 id=\"" << entry.anchor << "\">" << html_escape(entry.model) << " (" << html_escape(group.hardware)
+      << ", W " << html_escape(group.world) << ", " << html_escape(entry.dtype) << "): problems</h4>"
+      << "<p class=\"note\">From:";
+  for (const auto& dir : entry.dirs) out << " " << html_escape(dir);
+  out << "</p><table class=\"problems\"><thead><tr><th>problem</th><th>category</th><th>n</th><th>correct</th>";
+  for (std::size_t index = 0; index < metrics.size(); ++index)
+    out << "<th id=\"" << entry.anchor << "-m" << index << "\">" << html_escape(metric_label(metrics[index]))
+        << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (const auto& tally : entry.score.problems) {
+    const score::GroupScore row = score::problem_group(entry.score, tally);
+    out << "<tr><td>" << html_escape(tally.problem) << "</td><td>" << html_escape(tally.category)
+        << "</td><td class=\"num\">" << tally.n << "</td><td class=\"num\">"
+        << correct_text(tally) << "</td>";
+    for (const auto& metric : metrics) out << "<td class=\"num\">" << cell_text(row, metric) << "</td>";
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
+}
+
+}  // namespace
+
+std::string render_html(const Leaderboard& board) {
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+         "<title>pkb leaderboard</title><style>"
+      << kStyle << "</style></head><body>\n<h1>pkb leaderboard</h1>\n"
+      << "<p class=\"note\">One table per (hardware, W): results on different hardware or world sizes are "
+         "never ranked together. Values are means over problems of the unbiased estimators with 95% "
+         "bootstrap intervals over problems; fast_p counts correct samples strictly faster than p times "
+         "the baseline, timed on real (not emulated) GPUs. Each cell links to the problems behind it.</p>\n";
+  for (std::size_t g = 0; g < board.groups.size(); ++g) {
+    const Group& group = board.groups[g];
+    out << "<section class=\"group\" id=\"g" << g << "\"><h2>" << html_escape(group.hardware) << ", W "
+        << html_escape(group.world) << "</h2>\n";
+    main_table(out, group);
+    out << "<h3>fast_p@1 against p</h3>\n" << fast_p_chart(group, board.chart_ps);
+    category_table(out, group);
+    for (const auto& entry : group.entries) problems_table(out, group, entry);
+    out << "</section>\n";
+  }
+  out << "</body></html>\n";
+  return out.str();
+}
+
+}  // namespace pkb::leaderboard

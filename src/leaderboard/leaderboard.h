@@ -1,0 +1,54 @@
+// The leaderboard model: every results directory under a root, merged per (model, settings,
+// hardware), grouped by (hardware, W) so that different machines are never ranked together.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/score/score.h"
+
+namespace pkb::leaderboard {
+
+struct Entry {
+  std::string model;     // fingerprint.model
+  std::string dtype;     // fingerprint.dtype
+  std::vector<std::string> dirs;  // relative to the root
+  score::Score score;
+  std::string anchor;    // "g0-r1"
+};
+
+struct Group {
+  std::string hardware;  // run.json hardware_key ("unknown hardware" when absent)
+  std::string world;     // fingerprint.world as text
+  int k = 1;             // the k of this group's pass@k: the fewest samples of any problem, max 10
+  std::vector<Entry> entries;  // ranked: fast_1@k, then pass@k, then pass@1
+  std::vector<std::string> categories;
+};
+
+struct Leaderboard {
+  std::string root;
+  std::vector<Group> groups;
+  std::vector<double> chart_ps;  // the p axis of the fast_p chart
+  std::shared_ptr<const void> records;  // the loaded directories the scores' pools point into
+};
+
+/// The ps every entry is scored at: the chart's axis, which includes 1 and 1.5 for the table.
+std::vector<double> chart_ps();
+
+/// Reads and scores every results dir under `root`. Throws InputError naming the directory (and
+/// file and line) for one that is invalid; an empty root is an error too.
+Leaderboard build_leaderboard(const std::filesystem::path& root, std::uint64_t seed, int bootstrap);
+
+/// Names of the table's metrics for a group: pass@1, pass@k, fast_1@k, fast_1.5@k, geomean_speedup.
+std::vector<std::string> table_metrics(const Group& group);
+
+/// Writes leaderboard.md and index.html into `out` (created if needed).
+void write_leaderboard(const Leaderboard& board, const std::filesystem::path& out);
+
+std::string render_markdown(const Leaderboard& board);
+std::string render_html(const Leaderboard& board);
+
+}  // namespace pkb::leaderboard

@@ -1,0 +1,162 @@
+// The merge: read and check every shard first, then write OUT with run.json last, so a merge
+// killed half way leaves a directory no reader takes for a run.
+#include "src/merge/merge.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+#include <tuple>
+
+#include "src/common/error.h"
+#include "src/generate/durable_file.h"
+#include "src/generate/response_cache.h"
+#include "src/generate/run_lock.h"
+#include "src/merge/merge_check.h"
+#include "src/merge/merge_files.h"
+#include "src/merge/shard_dir.h"
+
+namespace pkb::merge {
+namespace fs = std::filesystem;
+namespace {
+
+void check_out(const MergeRequest& request) {
+  if (request.dirs.empty()) throw UsageError("pkb merge: name at least one shard directory after OUT");
+  const std::string name = request.out.string();
+  for (const auto& dir : request.dirs)
+    if (fs::exists(request.out) && fs::exists(dir) && fs::equivalent(dir, request.out))
+      throw UsageError(name + ": OUT is also a shard directory; merge into a new directory");
+  if (!fs::exists(request.out)) return;
+  if (!fs::is_directory(request.out)) throw UsageError(name + ": not a directory");
+  // OUT may hold the shards themselves (RESULTS/shard-I) and their Slurm files, not a run.
+  for (const char* entry : {"run.json", "samples.jsonl", "generate.jsonl", "solutions", "responses", "logs"})
+    if (fs::exists(request.out / entry))
+      throw UsageError(name + ": already holds " + entry + "; merge into a new directory, or the "
+                       "folder that holds only the shards");
+}
+
+// A shard a pkb process still writes is not finished; its lock says so. Read-only shard folders
+// (a finished run copied off the cluster) cannot be written by anyone and need no lock.
+std::vector<std::unique_ptr<generate::RunLock>> lock_inputs(const std::vector<fs::path>& dirs) {
+  std::vector<std::unique_ptr<generate::RunLock>> locks;
+  for (const auto& dir : dirs) {
+    if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) continue;
+    try {
+      locks.push_back(std::make_unique<generate::RunLock>(dir));
+    } catch (const UsageError&) {
+      throw UsageError(dir.string() + ": a pkb process is still writing there (a shard not finished); "
+                       "wait for it, then merge");
+    }
+  }
+  return locks;
+}
+
+std::vector<const RawRecord*> sorted_records(const std::vector<ShardDir>& shards) {
+  std::vector<const RawRecord*> records;
+  for (const auto& shard : shards)
+    for (const auto& record : shard.records) records.push_back(&record);
+  std::sort(records.begin(), records.end(), [](const RawRecord* a, const RawRecord* b) {
+    return std::tie(a->problem, a->sample, a->turn) < std::tie(b->problem, b->sample, b->turn);
+  });
+  return records;
+}
+
+// The same object `pkb run` writes at its end: total, by_status, tokens.
+nlohmann::json summary_of(const std::vector<const RawRecord*>& records) {
+  nlohmann::json by_status = nlohmann::json::object();
+  long long input_tokens = 0, output_tokens = 0;
+  for (const RawRecord* record : records) {
+    const auto doc = nlohmann::json::parse(record->text);
+    const std::string status = doc.value("status", "unknown");
+    by_status[status] = by_status.value(status, 0) + 1;
+    const auto usage = doc.value("usage", nlohmann::json::object());
+    if (usage.is_object() && usage.value("input_tokens", nlohmann::json()).is_number())
+      input_tokens += usage["input_tokens"].get<long long>();
+    if (usage.is_object() && usage.value("output_tokens", nlohmann::json()).is_number())
+      output_tokens += usage["output_tokens"].get<long long>();
+  }
+  return {{"total", records.size()}, {"by_status", by_status}, {"input_tokens", input_tokens},
+          {"output_tokens", output_tokens}};
+}
+
+// generate.jsonl of shards that `pkb evaluate` wrote (their generation source), sorted likewise.
+void merge_generation_sources(const std::vector<ShardDir>& shards, const fs::path& out) {
+  std::vector<std::tuple<std::string, int, std::string>> lines;
+  for (const auto& shard : shards) {
+    if (!fs::exists(shard.dir / "generate.jsonl")) continue;
+    std::stringstream text(generate::read_file(shard.dir / "generate.jsonl"));
+    for (std::string line; std::getline(text, line);) {
+      const auto doc = nlohmann::json::parse(line, nullptr, false);
+      if (doc.is_discarded() || !doc.is_object()) continue;  // a torn last line
+      lines.emplace_back(doc.value("problem", ""), doc.value("sample", 0), line);
+    }
+  }
+  if (lines.empty()) return;
+  std::sort(lines.begin(), lines.end());
+  std::string text;
+  for (const auto& line : lines) text += std::get<2>(line) + "\n";
+  generate::write_file_atomic(out / "generate.jsonl", text);
+}
+
+nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeRequest& request,
+                               const nlohmann::json& summary) {
+  nlohmann::json doc = shards.front().run;
+  for (const char* name : {"shard", "resumed_samples", "evaluated_from"}) doc.erase(name);
+  doc["kind"] = "merged";
+  doc["merged_kind"] = shards.front().run.value("kind", "");
+  doc["command"] = request.command;
+  nlohmann::json list = nlohmann::json::array();
+  std::string started, finished;
+  for (const auto& shard : shards) {
+    const std::string shard_started = shard.run.value("started", ""), shard_finished = shard.run.value("finished", "");
+    if (!shard_started.empty() && (started.empty() || shard_started < started)) started = shard_started;
+    if (shard_finished > finished) finished = shard_finished;
+    list.push_back({{"dir", shard.name},
+                    {"shard", shard.run.value("shard", nlohmann::json())},
+                    {"command", shard.run.value("command", nlohmann::json())},
+                    {"started", shard.run.value("started", nlohmann::json())},
+                    {"finished", shard.run.value("finished", nlohmann::json())},
+                    {"samples", shard.records.size()},
+                    {"environment", shard.run.value("environment", nlohmann::json())}});
+  }
+  doc["shards"] = list;
+  doc["started"] = started;
+  doc["finished"] = finished;
+  doc["merged"] = generate::utc_now_iso();
+  doc["summary"] = summary;
+  return doc;
+}
+
+}  // namespace
+
+MergeResult merge_shards(const MergeRequest& request) {
+  check_out(request);
+  const auto input_locks = lock_inputs(request.dirs);
+  std::vector<ShardDir> shards;
+  for (const auto& dir : request.dirs) shards.push_back(read_shard_dir(dir));
+  check_same_settings(shards);
+  check_no_duplicates(shards);
+  check_complete(shards);
+
+  std::error_code error;
+  fs::create_directories(request.out, error);
+  if (error) throw UsageError(request.out.string() + ": cannot create: " + error.message());
+  generate::RunLock out_lock(request.out);
+  MergeResult result;
+  for (const auto& shard : shards)
+    for (const char* folder : {"solutions", "responses", "logs"})
+      result.files += copy_tree(shard.dir / folder, request.out / folder);
+  merge_generation_sources(shards, request.out);
+  const auto records = sorted_records(shards);
+  std::string text;
+  for (const RawRecord* record : records) text += record->text + "\n";
+  generate::write_file_atomic(request.out / "samples.jsonl", text);
+  result.samples = static_cast<int>(records.size());
+  result.summary = summary_of(records);
+  const nlohmann::json doc = merged_run_json(shards, request, result.summary);
+  generate::write_file_atomic(request.out / "run.json", doc.dump(2) + "\n");
+  return result;
+}
+
+}  // namespace pkb::merge

@@ -1,0 +1,71 @@
+// The records come from DIR/generate.jsonl when DIR was evaluated before (its generation source),
+// else from samples.jsonl; evaluation fields in them are dropped by pkb evaluate itself.
+#include "src/merge/shard_split.h"
+
+#include <sstream>
+
+#include "src/common/error.h"
+#include "src/generate/durable_file.h"
+
+namespace pkb::merge {
+namespace fs = std::filesystem;
+namespace {
+
+nlohmann::json read_run(const fs::path& dir) {
+  const fs::path path = dir / "run.json";
+  if (!fs::exists(path)) throw InputError(path.string() + ": no such file (not a results directory)");
+  auto doc = nlohmann::json::parse(generate::read_file(path), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
+  return doc;
+}
+
+// An artifact path inside the results directory ("responses/ab/K.json", "solutions/P/sample_0/..").
+void copy_artifact(const fs::path& dir, const fs::path& out, const std::string& relative) {
+  const fs::path path = fs::path(relative).lexically_normal();
+  if (relative.empty() || path.is_absolute() || *path.begin() == "..") return;
+  if (!fs::exists(dir / path) || fs::exists(out / path)) return;
+  fs::create_directories((out / path).parent_path());
+  fs::copy_file(dir / path, out / path);
+}
+
+}  // namespace
+
+void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
+  const std::string flag = "--out " + out.string();
+  if (fs::exists(out / "run.json")) {
+    const nlohmann::json existing = read_run(out);
+    if (existing.value("shard", nlohmann::json()) != shard::shard_json(shard))
+      throw UsageError(flag + ": holds " +
+                       (existing.contains("shard") ? "shard " + existing["shard"].dump() : std::string("a run")) +
+                       ", not shard " + shard::shard_text(shard) + "; choose another directory");
+    return;  // this shard, split before: the evaluation continues there
+  }
+  if (fs::exists(out) && !fs::is_empty(out)) throw UsageError(flag + ": not empty and holds no run.json");
+  nlohmann::json doc = read_run(dir);
+  std::vector<std::string> problems;
+  for (const auto& problem : doc.value("problems", nlohmann::json::array())) problems.push_back(problem.value("key", ""));
+  const auto fingerprint = doc.value("fingerprint", nlohmann::json::object());
+  const int samples = fingerprint.value("samples", doc.value("samples_per_problem", 0));
+  const shard::ShardFilter filter(problems, samples, shard);
+
+  const fs::path source = fs::exists(dir / "generate.jsonl") ? dir / "generate.jsonl" : dir / "samples.jsonl";
+  std::stringstream text(generate::read_file(source));
+  std::string kept;
+  fs::create_directories(out);
+  for (std::string line; std::getline(text, line);) {
+    const auto record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_discarded() || !record.is_object()) continue;  // a torn last line
+    if (!filter.owns(record.value("problem", ""), record.value("sample", -1))) continue;
+    kept += line + "\n";
+    const nlohmann::json artifacts = record.value("artifacts", nlohmann::json::object());
+    for (const auto& [name, path] : artifacts.items())
+      if (path.is_string()) copy_artifact(dir, out, path.get<std::string>());
+  }
+  generate::write_file_atomic(out / "samples.jsonl", kept);
+  if (doc.value("kind", "") == "evaluate") doc["kind"] = doc.value("evaluated_from", "generate");
+  doc["shard"] = shard::shard_json(shard);
+  doc["split_from"] = dir.string();
+  generate::write_file_atomic(out / "run.json", doc.dump(2) + "\n");
+}
+
+}  // namespace pkb::merge

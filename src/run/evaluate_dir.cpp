@@ -1,0 +1,159 @@
+// The order of the first writes is what makes `pkb evaluate` safe to kill: generate.jsonl is
+// written (atomically) only while it does not exist, samples.jsonl is emptied only after it
+// exists, and run.json says "evaluate" only after both.
+#include "src/run/evaluate_dir.h"
+
+#include <unistd.h>
+
+#include <set>
+#include <sstream>
+
+#include "src/common/error.h"
+#include "src/generate/durable_file.h"
+#include "src/generate/response_cache.h"
+#include "src/generate/run_lock.h"
+#include "src/generate/samples_log.h"
+#include "src/run/sample_record.h"
+
+namespace pkb::run {
+namespace fs = std::filesystem;
+namespace {
+
+// Records of a samples file; a line that does not parse is a torn write only when it is the
+// last one, else the file is corrupt.
+std::vector<nlohmann::json> read_records(const fs::path& path) {
+  std::vector<nlohmann::json> records;
+  if (!fs::exists(path)) return records;
+  std::stringstream text(generate::read_file(path));
+  std::string line;
+  int number = 0;
+  while (std::getline(text, line)) {
+    ++number;
+    if (line.empty()) continue;
+    auto record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_discarded() || !record.is_object() || !record.contains("problem") ||
+        !record.contains("sample")) {
+      if (text.peek() != std::char_traits<char>::eof())
+        throw InputError(path.string() + ":" + std::to_string(number) + ": not a sample record");
+      continue;
+    }
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+void write_generation_source(const fs::path& dir) {
+  std::set<generate::SampleId> seen;
+  std::string text;
+  for (const auto& record : read_records(dir / "samples.jsonl")) {
+    if (!seen.insert({record["problem"].get<std::string>(), record["sample"].get<int>()}).second)
+      continue;
+    text += generation_record(record).dump() + "\n";
+  }
+  generate::write_file_atomic(dir / "generate.jsonl", text);
+}
+
+nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateConfig& config) {
+  nlohmann::json fingerprint = doc.value("fingerprint", nlohmann::json::object());
+  if (doc.value("kind", "") == "evaluate") return fingerprint;
+  const std::string prompt_dims = fingerprint.value("dims", "");
+  if (!prompt_dims.empty() && prompt_dims != config.dims) fingerprint["prompt_dims"] = prompt_dims;
+  fingerprint["dims"] = config.dims;
+  fingerprint["trials"] = config.eval.trials;
+  fingerprint["samples"] = doc.value("samples_per_problem", fingerprint.value("samples", 0));
+  fingerprint["turns"] = 1;
+  return fingerprint;
+}
+
+void check_same_settings(const nlohmann::json& doc, const EvaluateConfig& config) {
+  const auto& fingerprint = doc["fingerprint"];
+  const std::pair<std::string, nlohmann::json> asked[] = {{"trials", config.eval.trials},
+                                                          {"dims", config.dims}};
+  for (const auto& [name, value] : asked)
+    if (fingerprint.value(name, nlohmann::json()) != value)
+      throw UsageError("pkb evaluate " + config.dir.string() + ": evaluated before with " + name +
+                       " = " + fingerprint.value(name, nlohmann::json()).dump() + ", not " +
+                       value.dump() + "; pass the same settings to continue it");
+}
+
+}  // namespace
+
+nlohmann::json read_run_json(const fs::path& dir) {
+  const fs::path path = dir / "run.json";
+  if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
+  if (!fs::exists(path))
+    throw InputError(path.string() + ": no such file (not a results directory)");
+  auto doc = nlohmann::json::parse(generate::read_file(path), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
+  const int version = doc.value("schema_version", 0);
+  if (version > kResultsSchema)
+    throw InputError(path.string() + ": schema_version " + std::to_string(version) +
+                     " is newer than this pkb understands (max " + std::to_string(kResultsSchema) +
+                     ")");
+  if (version < 1) throw InputError(path.string() + ": schema_version: expected 1 or 2");
+  const std::string kind = doc.value("kind", "");
+  if (kind != "generate" && kind != "run" && kind != "evaluate")
+    throw InputError(path.string() + ": kind: expected generate, run or evaluate, got '" + kind +
+                     "'");
+  if (!doc.contains("problems") || !doc["problems"].is_array())
+    throw InputError(path.string() + ": problems: expected a list");
+  return doc;
+}
+
+EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats) {
+  const fs::path& dir = config.dir;
+  if (::access(dir.c_str(), W_OK) != 0) throw UsageError(dir.string() + ": not writable");
+  generate::RunLock lock(dir);
+  nlohmann::json doc = read_run_json(dir);
+  const bool continuing = doc.value("kind", "") == "evaluate";
+  if (continuing) check_same_settings(doc, config);
+  const fs::path source = dir / "generate.jsonl";
+  if (!fs::exists(source)) {
+    if (continuing) throw InputError(source.string() + ": missing (run.json says kind evaluate)");
+    write_generation_source(dir);
+  }
+  if (!continuing) generate::write_file_atomic(dir / "samples.jsonl", "");
+
+  const std::string started = generate::utc_now_iso();
+  nlohmann::json base = doc;
+  if (!continuing) base["evaluated_from"] = doc.value("kind", "");
+  base["command"] = config.command;
+  base["fingerprint"] = evaluation_fingerprint(doc, config);
+  base["problems"] = config.problems;
+  doc = run_json(base, "evaluate", config.context, started);
+  generate::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+
+  const auto samples_path = dir / "samples.jsonl";
+  const generate::ResumeState resume = generate::prepare_resume(samples_path);
+  std::vector<nlohmann::json> pending;
+  std::set<generate::SampleId> queued;
+  for (auto& record : read_records(source)) {
+    generate::SampleId id{record["problem"].get<std::string>(), record["sample"].get<int>()};
+    if (resume.finished.count(id) || !queued.insert(id).second) continue;
+    pending.push_back(std::move(record));
+  }
+  const int resumed = static_cast<int>(resume.finished.size());
+  stats.total = static_cast<int>(pending.size()) + resumed;
+  stats.resumed = resumed;
+  {
+    generate::SamplesLog log(samples_path);
+    Evaluator evaluator(config.eval, log, stats);
+    for (auto& record : pending) {
+      if (config.eval.cancel && config.eval.cancel->load()) break;
+      evaluator.submit(std::move(record));
+    }
+    evaluator.finish();
+  }
+  EvaluateSummary summary;
+  summary.resumed = resumed;
+  summary.cancelled = config.eval.cancel && config.eval.cancel->load();
+  summary.summary = summary_json(samples_path);
+  summary.summary["resumed"] = resumed;
+  summary.summary["cancelled"] = summary.cancelled;
+  doc["finished"] = generate::utc_now_iso();
+  doc["summary"] = summary.summary;
+  generate::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+  return summary;
+}
+
+}  // namespace pkb::run

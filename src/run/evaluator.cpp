@@ -1,0 +1,136 @@
+// The compile stage calls evaluate() with a target that has no GPU, so it stops at `compiled`
+// after NVRTC and plan validation; where a GPU exists, the GPU stage calls evaluate() again with
+// the real target, and the compile cache (keyed by source and options) makes that second compile
+// a lookup. The record keeps the first compile's time and cache flag.
+#include "src/run/evaluator.h"
+
+#include "src/common/error.h"
+#include "src/generate/durable_file.h"
+#include "src/generate/response_cache.h"
+#include "src/run/sample_record.h"
+
+namespace pkb::run {
+
+std::string category_of(const EvalSettings& settings, const std::string& problem) {
+  const auto found = settings.specs.find(problem);
+  return found == settings.specs.end() ? "" : found->second->category;
+}
+
+Evaluator::Evaluator(const EvalSettings& settings, generate::SamplesLog& log, RunStats& stats)
+    : settings_(settings), log_(log), stats_(stats), compile_target_(settings.target) {
+  compile_target_.gpu = false;
+  for (int index = 0; index < std::max(1, settings.compile_jobs); ++index)
+    compilers_.emplace_back([this] { compile_loop(); });
+  if (settings.target.gpu) gpu_ = std::thread([this] { gpu_loop(); });
+}
+
+Evaluator::~Evaluator() {
+  try {
+    finish();
+  } catch (...) {  // reported by the caller's own finish(); a destructor must not throw
+  }
+}
+
+void Evaluator::submit(nlohmann::json generation) {
+  const std::string status = generation.value("status", "");
+  if (status != "generated") {  // api_error, format_error: final already
+    const std::string category = category_of(settings_, generation.value("problem", ""));
+    record(unevaluated_record(std::move(generation), category));
+    return;
+  }
+  Job job;
+  const auto& artifacts = generation["artifacts"];
+  job.candidate.source = generate::read_file(settings_.out / artifacts.value("cuda", ""));
+  job.candidate.plan_json = generate::read_file(settings_.out / artifacts.value("plan", ""));
+  job.generation = std::move(generation);
+  ++stats_.compiling;
+  compile_queue_.push(std::move(job));
+}
+
+eval::EvalRequest Evaluator::request_for(const nlohmann::json& generation) const {
+  const std::string problem = generation.value("problem", "");
+  const auto spec = settings_.specs.find(problem);
+  if (spec == settings_.specs.end())
+    throw InputError("samples.jsonl: problem " + problem + " is not in this run's problem set");
+  eval::EvalRequest request;
+  request.spec = spec->second;
+  request.world = generation.value("world", 0);
+  const auto dtype = parse_dtype(generation.value("dtype", ""));
+  if (!dtype)
+    throw InputError("samples.jsonl: " + problem + ": unknown dtype " +
+                     generation.value("dtype", ""));
+  request.dtype = *dtype;
+  request.dims = settings_.dims.at(problem);
+  request.trials = settings_.trials;
+  request.time = settings_.time;
+  request.compile_timeout_s = settings_.compile_timeout_s;
+  request.run_timeout_s = settings_.run_timeout_s;
+  request.cache_dir = settings_.cache_dir;
+  return request;
+}
+
+void Evaluator::compile_loop() {
+  while (auto job = compile_queue_.pop()) {
+    --stats_.compiling;
+    if (cancelled()) continue;  // not recorded: --resume evaluates it again
+    try {
+      const eval::EvalRequest request = request_for(job->generation);
+      job->compiled = eval::evaluate(job->candidate, request, compile_target_);
+      if (job->compiled.status == eval::SampleStatus::compiled && settings_.target.gpu) {
+        ++stats_.on_gpu;
+        gpu_queue_.push(std::move(*job));
+        continue;
+      }
+      const std::string problem = job->generation.value("problem", "");
+      record(evaluated_record(std::move(job->generation), category_of(settings_, problem),
+                              job->compiled, settings_.target.arch, settings_.target.no_gpu_reason,
+                              settings_.out));
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+}
+
+void Evaluator::gpu_loop() {
+  while (auto job = gpu_queue_.pop()) {
+    --stats_.on_gpu;
+    if (cancelled()) continue;
+    try {
+      eval::EvalOutcome outcome =
+          eval::evaluate(job->candidate, request_for(job->generation), settings_.target);
+      if (outcome.compile.ok) {  // report the first compile, not the cache lookup
+        outcome.compile.seconds = job->compiled.compile.seconds;
+        outcome.compile.cache_hit = job->compiled.compile.cache_hit;
+      }
+      const std::string problem = job->generation.value("problem", "");
+      record(evaluated_record(std::move(job->generation), category_of(settings_, problem), outcome,
+                              settings_.target.arch, "", settings_.out));
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+}
+
+void Evaluator::record(nlohmann::json record) {
+  record["time"] = generate::utc_now_iso();
+  log_.append(record);
+  stats_.count(record.value("status", ""));
+}
+
+void Evaluator::fail(std::exception_ptr error) {
+  std::lock_guard<std::mutex> lock(error_mutex_);
+  if (!error_) error_ = error;
+  failed_ = true;  // a pkb-side failure would repeat for every sample: stop taking more
+}
+
+void Evaluator::finish() {
+  if (finished_) return;
+  finished_ = true;
+  compile_queue_.close();
+  for (auto& thread : compilers_) thread.join();
+  gpu_queue_.close();
+  if (gpu_.joinable()) gpu_.join();
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace pkb::run

@@ -1,0 +1,77 @@
+// The evaluation half of the pipeline (DESIGN.md §8): C threads compile and validate plans in
+// parallel (each compile is its own NVRTC child), then a single thread runs candidates on the
+// GPU one at a time so timings stay clean. Every sample's final record is appended to
+// samples.jsonl exactly once, by whichever stage finishes it.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "src/eval/eval.h"
+#include "src/generate/samples_log.h"
+#include "src/run/run_stats.h"
+#include "src/run/work_queue.h"
+
+namespace pkb::run {
+
+struct EvalSettings {
+  std::filesystem::path out;
+  std::map<std::string, const problem::ProblemSpec*> specs;         // by problem key
+  std::map<std::string, std::map<std::string, std::int64_t>> dims;  // by problem key
+  int trials = 5;
+  bool time = true;
+  int compile_jobs = 2;
+  double compile_timeout_s = 120;
+  double run_timeout_s = 600;
+  std::filesystem::path cache_dir;  // the NVRTC compile cache; empty: none
+  eval::Target target;              // the machine; target.gpu decides whether the GPU stage runs
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const EvalSettings& settings, generate::SamplesLog& log, RunStats& stats);
+  ~Evaluator();  // finish() if not done
+  /// A generation record (status generated, format_error or api_error). Thread-safe.
+  void submit(nlohmann::json generation);
+  /// Waits until every submitted sample is recorded (or dropped on cancel); rethrows the first
+  /// pkb-side error of a stage thread.
+  void finish();
+
+ private:
+  struct Job {
+    nlohmann::json generation;
+    eval::Candidate candidate;
+    eval::EvalOutcome compiled;  // the compile stage's outcome, for the GPU stage
+  };
+  void compile_loop();
+  void gpu_loop();
+  eval::EvalRequest request_for(const nlohmann::json& generation) const;
+  void record(nlohmann::json record);
+  void fail(std::exception_ptr error);
+  bool cancelled() const { return failed_ || (settings_.cancel && settings_.cancel->load()); }
+
+  const EvalSettings& settings_;
+  generate::SamplesLog& log_;
+  RunStats& stats_;
+  eval::Target
+      compile_target_;  // settings_.target without the GPU: the compile stage stops at `compiled`
+  WorkQueue<Job> compile_queue_;
+  WorkQueue<Job> gpu_queue_;
+  std::vector<std::thread> compilers_;
+  std::thread gpu_;
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};
+  bool finished_ = false;
+};
+
+/// The problem's category for records ("" when the key is unknown to `settings`).
+std::string category_of(const EvalSettings& settings, const std::string& problem);
+
+}  // namespace pkb::run

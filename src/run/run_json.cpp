@@ -1,0 +1,52 @@
+// run.json fields shared by `pkb run` and `pkb evaluate`.
+#include "src/run/run_json.h"
+
+#include <fstream>
+
+#include "src/run/sample_record.h"
+
+namespace pkb::run {
+
+nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunContext& context,
+                        const std::string& started) {
+  base["schema_version"] = kResultsSchema;
+  base["kind"] = kind;
+  base["pkb_version"] = PKB_VERSION;
+  base["git_commit"] =
+      std::string(PKB_GIT_COMMIT).empty() ? nlohmann::json() : nlohmann::json(PKB_GIT_COMMIT);
+  base["started"] = started;
+  base.erase("finished");
+  base.erase("summary");
+  base["environment"] = context.environment;
+  base["hardware_key"] = context.hardware_key;
+  base["problem_set"] = context.problem_set;
+  return base;
+}
+
+nlohmann::json summary_json(const std::filesystem::path& samples_path) {
+  std::ifstream in(samples_path);
+  std::string line;
+  int total = 0;
+  long long input_tokens = 0, output_tokens = 0;
+  nlohmann::json by_status = nlohmann::json::object();
+  while (std::getline(in, line)) {
+    const auto record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_discarded() || !record.is_object()) continue;
+    ++total;
+    const std::string status = record.value("status", "unknown");
+    by_status[status] = by_status.value(status, 0) + 1;
+    if (record.contains("usage") && record["usage"].is_object()) {
+      const auto& usage = record["usage"];
+      if (usage.contains("input_tokens") && usage["input_tokens"].is_number())
+        input_tokens += usage["input_tokens"].get<long long>();
+      if (usage.contains("output_tokens") && usage["output_tokens"].is_number())
+        output_tokens += usage["output_tokens"].get<long long>();
+    }
+  }
+  return {{"total", total},
+          {"by_status", by_status},
+          {"input_tokens", input_tokens},
+          {"output_tokens", output_tokens}};
+}
+
+}  // namespace pkb::run

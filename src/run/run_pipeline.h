@@ -1,0 +1,37 @@
+// `pkb run` without the command line: generation workers feed the evaluator (evaluator.h), so
+// answers compile while others are still being generated, and each sample's final record is
+// written once to samples.jsonl. Resumable: finished samples are skipped, a torn last line is
+// dropped and redone, api_error samples are asked again.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "src/generate/generator.h"
+#include "src/run/evaluator.h"
+#include "src/run/run_json.h"
+#include "src/run/run_stats.h"
+
+namespace pkb::run {
+
+struct RunConfig {
+  /// Model, sampling, prompts, samples, --jobs, --out, --resume, fingerprint (the merge key:
+  /// samples, trials and turns included), run_info (command, model) and the cancel flag.
+  generate::GenerateConfig generation;
+  EvalSettings eval;  // eval.out and eval.cancel equal generation.out and generation.cancel
+  RunContext context;
+  nlohmann::json problems;  // run.json's problems list
+};
+
+struct RunSummary {
+  nlohmann::json summary;  // as in run.json
+  int resumed = 0;
+  bool cancelled = false;
+};
+
+/// Throws pkb::UsageError (bad --out, a locked directory, --resume with other settings) before
+/// anything is written; pkb::Error for pkb's own failures during the run.
+RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
+                        generate::GenerateStats& generation_stats, RunStats& stats);
+
+}  // namespace pkb::run

@@ -1,0 +1,34 @@
+// Counters of a run or an evaluation, for progress lines and run.json's summary; updated by the
+// pipeline's threads.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace pkb::run {
+
+struct RunStats {
+  std::atomic<int> total{0};
+  std::atomic<int> resumed{0};    // recorded by an earlier process
+  std::atomic<int> done{0};       // recorded by this one
+  std::atomic<int> compiling{0};  // in the compile stage now
+  std::atomic<int> on_gpu{0};     // waiting for or on the GPU now
+  mutable std::mutex mutex;
+  std::map<std::string, int> by_status;  // this process's records only
+
+  void count(const std::string& status) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++by_status[status];
+    }
+    ++done;
+  }
+  std::map<std::string, int> statuses() const {
+    std::lock_guard<std::mutex> lock(mutex);
+    return by_status;
+  }
+};
+
+}  // namespace pkb::run

@@ -1,0 +1,61 @@
+// `pkb score`'s numbers: every headline metric with a bootstrap interval over problems, overall and
+// per category, and the per-problem counts behind them (DESIGN.md §7, SCHEMA8 "Scoring rules").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/score/merge.h"
+#include "src/score/tally.h"
+
+namespace pkb::score {
+
+struct ScoreSettings {
+  std::vector<int> ks = {1, 5, 10};
+  bool ks_given = false;  // false: the ks above a problem's n are left out (and said so)
+  std::vector<double> ps = {0, 1, 1.5, 2};
+  std::uint64_t seed = 1;
+  int bootstrap = 1000;
+};
+
+/// One number, its 95% interval, or null with a reason ("not executed (no GPU)").
+struct Estimate {
+  std::string name;  // "pass@1", "fast_1.5@5", "geomean_speedup", "compile_rate", ...
+  std::optional<double> value, low, high;
+};
+
+struct GroupScore {
+  std::string name;           // "all", or the category
+  int problems = 0;           // in the group
+  int problems_scored = 0;    // with samples and known correctness: the averages run over these
+  int problems_unknown = 0;   // not executed (no GPU): correctness unknown
+  int problems_empty = 0;     // no scored sample (none, or only api_error)
+  int samples = 0;            // scored samples
+  int timed_samples = 0;      // speedups in the geometric mean
+  std::map<std::string, int> statuses;  // per record
+  std::vector<Estimate> metrics;
+  const Estimate* find(const std::string& name) const;
+};
+
+struct Score {
+  ScoreSettings settings;
+  std::vector<int> ks;  // the ks used
+  std::vector<std::string> notes;  // what a reader must know: ks left out, unknown problems
+  Pool pool;
+  std::vector<ProblemTally> problems;
+  GroupScore overall;
+  std::vector<GroupScore> categories;
+};
+
+/// Scores a merged pool. Throws UsageError when an explicit k exceeds a problem's n (naming the
+/// problem and n), or a p is negative.
+Score compute_score(Pool pool, const ScoreSettings& settings);
+
+/// "fast_1.5@5": p printed shortest ("1", "1.5").
+std::string fast_name(double p, int k);
+std::string format_p(double p);
+
+}  // namespace pkb::score

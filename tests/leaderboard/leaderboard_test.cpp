@@ -1,0 +1,99 @@
+// The leaderboard on the fixture tree: one table per (hardware, W), shards of one run merged into
+// one row, untrusted names escaped, every cell linked to the problems behind it.
+#include "src/leaderboard/leaderboard.h"
+
+#include <gtest/gtest.h>
+
+#include "src/common/error.h"
+#include "src/leaderboard/escape.h"
+#include "tests/score/fixture.h"
+
+namespace pkb::leaderboard {
+namespace {
+
+Leaderboard fixture_board() { return build_leaderboard(test::fixture_dir("tree"), 1, 100); }
+
+TEST(Leaderboard, NeverRanksDifferentHardwareOrWorldTogether) {
+  const Leaderboard board = fixture_board();
+  ASSERT_EQ(board.groups.size(), 3u);
+  EXPECT_EQ(board.groups[0].hardware, "8x NVIDIA H100");
+  EXPECT_EQ(board.groups[1].hardware, "8x NVIDIA H200");
+  EXPECT_EQ(board.groups[1].world, "4");
+  EXPECT_EQ(board.groups[2].hardware, "8x NVIDIA H200");
+  EXPECT_EQ(board.groups[2].world, "8");
+  for (const auto& group : board.groups)
+    for (const auto& entry : group.entries)
+      EXPECT_EQ(entry.score.pool.hardware_key, group.hardware) << entry.model;
+}
+
+TEST(Leaderboard, MergesShardsOfOneRunIntoOneRow) {
+  const Leaderboard board = fixture_board();
+  const Group& h200 = board.groups[2];
+  ASSERT_EQ(h200.entries.size(), 2u);
+  const Entry& model_a = h200.entries[0];  // fast_1@2 ties at 0.5; pass@2 1.0 against 0.5
+  EXPECT_EQ(model_a.model, "replay:model-a");
+  EXPECT_EQ(model_a.dirs.size(), 2u);
+  EXPECT_EQ(model_a.score.overall.samples, 4);
+  EXPECT_EQ(h200.k, 2);
+  // p_all: 2 of 2 correct at 1.8 and 1.3; p_none: 1 of 2 correct at 0.9.
+  EXPECT_NEAR(*model_a.score.overall.find("pass@1")->value, (1 + 0.5) / 2, 1e-12);
+  EXPECT_NEAR(*model_a.score.overall.find("fast_1@2")->value, (1 + 0) / 2.0, 1e-12);
+  EXPECT_NEAR(*model_a.score.overall.find("fast_1.5@2")->value, (1 + 0) / 2.0, 1e-12);
+}
+
+TEST(Leaderboard, EscapesModelNamesInBothFormats) {
+  const Leaderboard board = fixture_board();
+  const std::string html = render_html(board), markdown = render_markdown(board);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(markdown.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("evil &lt;script&gt;alert(1)&lt;/script&gt; | *model* b"), std::string::npos);
+  EXPECT_NE(markdown.find("evil &lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\*model\\* b"),
+            std::string::npos);
+  EXPECT_EQ(html_escape("a\"b'c&"), "a&quot;b&#39;c&amp;");
+}
+
+TEST(Leaderboard, HtmlIsSelfContainedWithAChartAndLinkedCells) {
+  const std::string html = render_html(fixture_board());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_NE(html.find("<polyline class=\"series\""), std::string::npos);
+  // Every cell link has its anchor: href="#g2-r0-m1" and id="g2-r0-m1".
+  std::size_t links = 0;
+  for (std::size_t at = html.find("href=\"#"); at != std::string::npos; at = html.find("href=\"#", at + 1)) {
+    const std::size_t end = html.find('"', at + 7);
+    const std::string anchor = html.substr(at + 7, end - at - 7);
+    EXPECT_NE(html.find("id=\"" + anchor + "\""), std::string::npos) << anchor;
+    ++links;
+  }
+  EXPECT_GE(links, 4u * 5u);  // 4 rows x 5 metric cells, plus the category cells
+}
+
+TEST(Leaderboard, MarkdownHasOneTablePerGroupWithIntervals) {
+  const std::string markdown = render_markdown(fixture_board());
+  EXPECT_NE(markdown.find("## 8x NVIDIA H100, W 8"), std::string::npos);
+  EXPECT_NE(markdown.find("## 8x NVIDIA H200, W 4"), std::string::npos);
+  EXPECT_NE(markdown.find("## 8x NVIDIA H200, W 8"), std::string::npos);
+  EXPECT_NE(markdown.find("| 1 | replay:model\\-a | 8x NVIDIA H200 | 8 | bf16 | 4 | [0.75 ["),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("<a id=\"g2-r1\"></a>"), std::string::npos);
+}
+
+TEST(Leaderboard, NamesTheInvalidDirectory) {
+  const auto root = test::copy_fixture("tree");
+  test::write_text(root / "h200" / "model-b" / "samples.jsonl", "{not json\n");
+  try {
+    build_leaderboard(root, 1, 10);
+    FAIL() << "an invalid directory was accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              (root / "h200" / "model-b").string() +
+                  "/samples.jsonl:1: not valid JSON (a corrupt record; remove or repair the line)");
+  }
+}
+
+}  // namespace
+}  // namespace pkb::leaderboard

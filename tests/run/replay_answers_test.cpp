@@ -1,0 +1,86 @@
+// ReplayClient's answers/PROBLEM/sample_K.md: matched by the problem key in the request label and
+// the sample index, whatever the prompt; the responses/ cache still wins for its exact prompt.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "src/common/error.h"
+#include "src/generate/replay_client.h"
+
+namespace pkb::generate {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_dir(const std::string& tag) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("pkb_replay_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+model::ModelRequest request(const std::string& problem, int sample, const std::string& prompt) {
+  model::ModelRequest result;
+  result.user = prompt;
+  result.sample_index = sample;
+  result.label = problem + "#" + std::to_string(sample);
+  return result;
+}
+
+TEST(ReplayAnswers, MatchesProblemKeyAndSampleWhateverThePrompt) {
+  const fs::path dir = temp_dir("answers");
+  write(dir / "answers/001_allreduce/sample_0.md", "answer zero");
+  write(dir / "answers/001_allreduce/sample_3.md", "answer three");
+  write(dir / "answers/001_allreduce/notes.txt", "ignored");
+  ReplayClient client(dir);
+  EXPECT_EQ(client.size(), 2u);
+  for (const std::string prompt : {"prompt v1", "prompt v2 after an ABI change"}) {
+    const auto outcome = client.generate(request("001_allreduce", 3, prompt));
+    ASSERT_TRUE(outcome.ok());
+    EXPECT_EQ(outcome.result->text, "answer three");
+    EXPECT_EQ(outcome.result->stop, model::StopReason::complete);
+  }
+  const auto missing = client.generate(request("001_allreduce", 1, "p"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.failure->message.find("001_allreduce sample 1"), std::string::npos)
+      << missing.failure->message;
+  EXPECT_FALSE(client.generate(request("002_allgather", 0, "p")).ok());
+  EXPECT_TRUE(client.covers("001_allreduce", "any"));
+  EXPECT_FALSE(client.covers("002_allgather", "any"));
+  EXPECT_FALSE(client.covers("001_allreduc", "any"));
+  fs::remove_all(dir);
+}
+
+TEST(ReplayAnswers, ADirectoryWithNeitherFolderIsAUsageError) {
+  const fs::path dir = temp_dir("empty");
+  EXPECT_THROW(ReplayClient client(dir), UsageError);
+  fs::remove_all(dir);
+}
+
+TEST(ReplayAnswers, ResolvesARelativeDirAgainstTheSourceTree) {
+  const fs::path root = temp_dir("root");
+  fs::create_directories(root / "examples/replay");
+  EXPECT_EQ(resolve_replay_dir("examples/replay", root), root / "examples/replay");
+  EXPECT_EQ(resolve_replay_dir("no/such/dir", root), fs::path("no/such/dir"));
+  EXPECT_EQ(resolve_replay_dir("/abs/dir", root), fs::path("/abs/dir"));
+  fs::remove_all(root);
+}
+
+TEST(ReplayAnswers, TheBundledAnswersCoverSixProblemsWithFourSamples) {
+  ReplayClient client(fs::path(PKB_SOURCE_DIR) / "examples/replay");
+  EXPECT_EQ(client.size(), 24u);
+  for (const std::string key : {"001_allreduce", "002_allgather", "003_broadcast", "004_reduce",
+                                "007_reducescatter", "016_gemm_reducescatter"})
+    for (int sample = 0; sample < 4; ++sample)
+      EXPECT_TRUE(client.generate(request(key, sample, "any prompt")).ok()) << key << " " << sample;
+}
+
+}  // namespace
+}  // namespace pkb::generate

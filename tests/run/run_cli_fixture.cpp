@@ -1,0 +1,66 @@
+// The private compile cache is shared by every test of the process: the first run compiles, the
+// others mostly read the cache, which keeps the program well under a minute.
+#include "tests/run/run_cli_fixture.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "tests/e2e/run_pkb.h"
+
+namespace pkb::test {
+
+std::string run_args(const std::string& out, const std::string& extra) {
+  static const std::string cache = make_temp_dir("run_cache");
+  ::setenv("PKB_CACHE_DIR", cache.c_str(), 1);
+  return "-q run --model replay:examples/replay --samples 4 --dims test --out '" + out + "' " +
+         extra;
+}
+
+std::vector<nlohmann::json> read_records(const std::string& path) {
+  std::vector<nlohmann::json> records;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::json::parse(text.str());
+}
+
+std::map<SampleKey, std::string> expected_statuses(bool gpu) {
+  std::map<SampleKey, std::string> statuses;
+  const auto expected = read_json(std::string(PKB_SOURCE_DIR) + "/examples/replay/expected.json");
+  for (const auto& [key, samples] : expected.items())
+    for (std::size_t sample = 0; sample < samples.size(); ++sample) {
+      std::string status = samples[sample]["status"];
+      if (!gpu && (status == "correct" || status == "incorrect")) status = "compiled";
+      statuses[{key, static_cast<int>(sample)}] = status;
+    }
+  return statuses;
+}
+
+const Baseline& uninterrupted_run() {
+  static const Baseline baseline = [] {
+    Baseline result;
+    result.out = make_temp_dir("run_baseline") + "/out";
+    const auto start = std::chrono::steady_clock::now();
+    const PkbRun run = run_pkb(run_args(result.out));
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.exit_code = run.exit_code;
+    result.err = run.err;
+    for (const auto& record : read_records(result.out + "/samples.jsonl"))
+      result.statuses[{record["problem"], record["sample"]}] = record["status"];
+    return result;
+  }();
+  return baseline;
+}
+
+}  // namespace pkb::test

@@ -1,0 +1,82 @@
+// `pkb score` end to end: exit codes, the messages on stderr, and the documents on stdout.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/e2e/run_pkb.h"
+#include "tests/score/fixture.h"
+
+namespace pkb::test {
+namespace {
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+TEST(ScoreCli, PrintsJsonWithIntervals) {
+  const PkbRun run = run_pkb("score " + quoted(fixture_dir("basic")) + " --k 1,3 --json --bootstrap 200");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["kind"], "score");
+  EXPECT_NEAR(doc["overall"]["metrics"]["pass@1"]["value"].get<double>(), 5.0 / 9, 1e-12);
+  EXPECT_TRUE(doc["overall"]["metrics"]["pass@1"]["low"].is_number());
+  EXPECT_EQ(doc["settings"]["k"], nlohmann::json({1, 3}));
+}
+
+TEST(ScoreCli, RefusesKAboveNWithExitTwo) {
+  const PkbRun run = run_pkb("score " + quoted(fixture_dir("basic")) + " --k 1,10");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "pkb: error: --k 10: problem p_all has n = 3 scored samples, and k must not exceed n\n");
+}
+
+TEST(ScoreCli, DefaultKsLeaveOutKAboveNAndSaySo) {
+  const PkbRun run = run_pkb("score " + quoted(fixture_dir("basic")) + " --by category");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("note: k = 5 left out: a problem has only 3 samples"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("note: 2 problems without a scored sample"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("note: 1 api_error records not scored"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nfused "), std::string::npos) << run.out;
+}
+
+TEST(ScoreCli, RefusesMixedSettingsUnlessAllowed) {
+  const auto other = copy_fixture("basic");
+  std::string run_json = read_text(other / "run.json");
+  run_json.replace(run_json.find("\"dims\": \"test\""), 14, "\"dims\": \"bench\"");
+  write_text(other / "run.json", run_json);
+  const PkbRun refused = run_pkb("score " + quoted(fixture_dir("basic")) + " " + quoted(other));
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(other.string() + "/run.json: fingerprint.dims is \"bench\", but "), std::string::npos)
+      << refused.err;
+  const PkbRun mixed = run_pkb("score " + quoted(fixture_dir("basic")) + " " + quoted(other) + " --allow-mixed --csv");
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("\n\"all\",5,18,"), std::string::npos) << mixed.out;
+}
+
+TEST(ScoreCli, ReportsATornLineAndRefusesACorruptOne) {
+  const auto dir = copy_fixture("basic");
+  write_text(dir / "samples.jsonl", read_text(dir / "samples.jsonl") + "{\"schema_ver");
+  const PkbRun torn = run_pkb("-q score " + quoted(dir) + " --json");
+  ASSERT_EQ(torn.exit_code, 0) << torn.err;
+  EXPECT_NE(torn.err.find(dir.string() + "/samples.jsonl:11: torn last line (no final newline), skipped"),
+            std::string::npos)
+      << torn.err;
+  const nlohmann::json doc = nlohmann::json::parse(torn.out);
+  EXPECT_EQ(doc["records_skipped"].size(), 1u);
+  write_text(dir / "samples.jsonl", read_text(dir / "samples.jsonl") + "\n");
+  const PkbRun corrupt = run_pkb("score " + quoted(dir));
+  EXPECT_EQ(corrupt.exit_code, 2);
+  EXPECT_EQ(corrupt.err, "pkb: error: " + dir.string() +
+                             "/samples.jsonl:11: not valid JSON (a corrupt record; remove or repair the line)\n");
+}
+
+TEST(ScoreCli, RefusesANewerSchema) {
+  const auto dir = copy_fixture("nogpu");
+  std::string run_json = read_text(dir / "run.json");
+  run_json.replace(run_json.find("\"schema_version\": 2"), 19, "\"schema_version\": 9");
+  write_text(dir / "run.json", run_json);
+  const PkbRun run = run_pkb("score " + quoted(dir));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "pkb: error: " + dir.string() +
+                         "/run.json: schema_version 9 is newer than this pkb understands (max 2)\n");
+}
+
+}  // namespace
+}  // namespace pkb::test
