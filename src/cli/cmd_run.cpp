@@ -102,6 +102,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     spdlog::info("run: {} samples in {}: {}{}", summary.summary.value("total", 0), flags->out,
                  summary_text(summary.summary),
                  summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
+    if (!summary.cancelled) spdlog::info("run: next: pkb score {}", flags->out);
     if (summary.cancelled) {
       std::fprintf(stderr,
                    "pkb: interrupted: %s holds every sample finished so far; --resume continues\n",

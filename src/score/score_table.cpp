@@ -46,6 +46,11 @@ std::vector<GroupScore> breakdown_rows(const Score& score, Breakdown by) {
   return rows;
 }
 
+// A run without --world gives each problem its largest world size: the fingerprint holds 0.
+std::string world_text(const std::string& world) {
+  return world == "0" ? "each problem's largest" : world;
+}
+
 }  // namespace
 
 std::string score_table(const Score& score, Breakdown by) {
@@ -56,7 +61,7 @@ std::string score_table(const Score& score, Breakdown by) {
   out << "# pkb score: " << inputs << "\n"
       << "# model: " << fingerprint_field(score, "model")
       << "   hardware: " << (score.pool.hardware_key.empty() ? "?" : score.pool.hardware_key)
-      << "   world: " << fingerprint_field(score, "world")
+      << "   world: " << world_text(fingerprint_field(score, "world"))
       << "   dtype: " << fingerprint_field(score, "dtype") << "\n"
       << "# k: " << join_ints(score.ks) << "   intervals: 95%, " << score.settings.bootstrap
       << " bootstrap resamples over problems, seed " << score.settings.seed << "\n"
