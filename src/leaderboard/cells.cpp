@@ -31,6 +31,7 @@ std::string correct_text(const score::ProblemTally& tally) {
 
 std::string metric_label(const std::string& metric) {
   if (metric == "geomean_speedup") return "geomean speedup";
+  if (metric == "median_sol_fraction") return "median SOL fraction";
   return metric;
 }
 

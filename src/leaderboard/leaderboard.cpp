@@ -53,7 +53,7 @@ std::vector<double> chart_ps() { return {0, 0.5, 1, 1.25, 1.5, 2, 2.5, 3}; }
 std::vector<std::string> table_metrics(const Group& group) {
   const std::string k = std::to_string(group.k);
   return {"pass@1", "pass@" + k, score::fast_name(1, group.k), score::fast_name(1.5, group.k),
-          "geomean_speedup"};
+          "geomean_speedup", "median_sol_fraction"};
 }
 
 Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int bootstrap) {

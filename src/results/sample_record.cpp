@@ -99,6 +99,7 @@ SampleRecord parse_sample_record(const nlohmann::json& line, const std::string& 
     record.flagged = bool_at(*timing, "sol_flag", where + ": timing");
   }
   record.flagged = record.flagged || bool_at(line, "suspicious_fast", where);
+  record.sol_fraction = number_at(line, "sol_fraction", where);
   if (const nlohmann::json* usage = field(line, "usage")) {
     if (!usage->is_object()) throw InputError(where, "usage", "an object or null", type_of(*usage));
     record.output_tokens = number_at(*usage, "output_tokens", where + ": usage");

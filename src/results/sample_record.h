@@ -21,6 +21,7 @@ struct SampleRecord {
   std::optional<double> speedup;  // correct and timed
   bool emulated = false;          // timing.emulated
   bool flagged = false;           // timing.sol_flag or suspicious_fast: kept out of fast_p
+  std::optional<double> sol_fraction;  // speed-of-light floor / candidate median (issue 10)
   std::optional<double> output_tokens;  // usage.output_tokens
   std::optional<double> latency_s;
   std::string file;  // where it came from, for messages: "DIR/samples.jsonl"

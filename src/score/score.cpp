@@ -18,10 +18,18 @@ std::vector<std::string> metric_names(const std::vector<int>& ks, const std::vec
   for (int k : ks) names.push_back("pass@" + std::to_string(k));
   for (double p : ps)
     for (int k : ks) names.push_back(fast_name(p, k));
-  for (const char* name : {"geomean_speedup", "compile_rate", "format_error_rate",
+  for (const char* name : {"geomean_speedup", "median_sol_fraction", "compile_rate", "format_error_rate",
                            "mean_output_tokens", "mean_latency_s"})
     names.emplace_back(name);
   return names;
+}
+
+// The middle value (the mean of the two middle ones for an even count); none for no values.
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t half = values.size() / 2;
+  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
 }
 
 std::optional<double> ratio(double sum, double count) {
@@ -36,6 +44,7 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
   std::vector<double> pass(ks.size()), fast(p_count * ks.size());
   double scored = 0, log_sum = 0, timed = 0, past = 0, answers = 0, formats = 0, responses = 0;
   double tokens = 0, token_count = 0, latency = 0, latency_count = 0;
+  std::vector<double> fractions;  // every trusted timed sample's fraction of the speed of light
   for (int index : pick) {
     const ProblemTally& tally = *tallies[static_cast<std::size_t>(index)];
     past += tally.past_compile, answers += tally.with_answer;
@@ -43,6 +52,7 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
     tokens += tally.tokens_sum, token_count += tally.tokens_count;
     latency += tally.latency_sum, latency_count += tally.latency_count;
     for (double speedup : tally.speedups) log_sum += std::log(speedup), ++timed;
+    fractions.insert(fractions.end(), tally.sol_fractions.begin(), tally.sol_fractions.end());
     if (tally.n == 0 || tally.unknown) continue;
     ++scored;
     for (std::size_t k = 0; k < ks.size(); ++k) {
@@ -55,6 +65,7 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
   for (double value : pass) out.push_back(ratio(value, scored));
   for (double value : fast) out.push_back(ratio(value, scored));
   out.push_back(timed > 0 ? std::optional<double>(std::exp(log_sum / timed)) : std::nullopt);
+  out.push_back(median(fractions));
   out.push_back(ratio(past, answers));
   out.push_back(ratio(formats, responses));
   out.push_back(ratio(tokens, token_count));

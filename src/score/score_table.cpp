@@ -34,6 +34,7 @@ std::vector<std::string> breakdown_metrics(const Score& score) {
   for (double p : score.settings.ps)
     if (p > 0) names.push_back(fast_name(p, 1));
   names.push_back("geomean_speedup");
+  names.push_back("median_sol_fraction");
   names.push_back("compile_rate");
   return names;
 }

@@ -11,6 +11,7 @@ namespace {
 struct SampleView {
   bool scored = false, correct = false, unknown = false;
   std::optional<double> speedup;  // best trusted speedup among correct turns
+  std::optional<double> sol_fraction;  // that turn's fraction of the speed of light
   std::vector<bool> fast;
 };
 
@@ -36,7 +37,10 @@ void add_turn(const results::SampleRecord& record, const std::vector<double>& ps
   if (record.status != "correct") return;
   view.correct = true;
   const bool trusted = record.speedup && !record.emulated && !record.flagged;
-  if (trusted && (!view.speedup || *record.speedup > *view.speedup)) view.speedup = record.speedup;
+  if (trusted && (!view.speedup || *record.speedup > *view.speedup)) {
+    view.speedup = record.speedup;
+    view.sol_fraction = record.sol_fraction;
+  }
   for (std::size_t index = 0; index < ps.size(); ++index)
     if (counts_as_fast(true, record.speedup.value_or(0), record.emulated || !record.speedup,
                        record.flagged, ps[index]))
@@ -75,6 +79,7 @@ std::vector<ProblemTally> tally_problems(const Pool& pool, const std::vector<dou
     if (view.unknown && !view.correct) tally.unknown = true;
     if (view.correct) ++tally.c;
     if (view.speedup) tally.speedups.push_back(*view.speedup);
+    if (view.speedup && view.sol_fraction) tally.sol_fractions.push_back(*view.sol_fraction);
     for (std::size_t index = 0; index < ps.size(); ++index) tally.fast[index] += view.fast[index];
   }
   std::vector<ProblemTally> ordered;

@@ -18,6 +18,7 @@ struct ProblemTally {
   std::vector<int> fast;         // per p: correct, speedup > p (p = 0: correct), trusted timing
   bool unknown = false;          // a sample was never executed (compiled / generated)
   std::vector<double> speedups;  // of correct samples with trusted timing (best turn)
+  std::vector<double> sol_fractions;  // of those samples, floor / median where judged (best turn)
   // Per record (every turn):
   std::map<std::string, int> statuses;
   int responses = 0;      // records with a model response (not api_error)

@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
 #include "src/score/score_report.h"
@@ -116,6 +120,36 @@ TEST(Score, IntervalsAreDeterministicForASeedAndBracketTheValue) {
   EXPECT_LT(*pass->low, *pass->high);
   EXPECT_GE(*pass->low, 0.0);
   EXPECT_LE(*pass->high, 1.0);
+}
+
+// Median fraction of the speed of light over trusted timed samples (issue 10): p_all's three
+// samples carry 0.2, 0.5 and 0.4, p_some's emulated sample 0.99 (never trusted) and its real one
+// 0.3; the median of {0.2, 0.5, 0.4, 0.3} is 0.35. p_all alone has median 0.4.
+TEST(Score, MedianSolFractionUsesTrustedTimedSamplesOnly) {
+  const auto dir = test::copy_fixture("basic");
+  const std::map<std::pair<std::string, int>, double> fractions = {
+      {{"p_all", 0}, 0.2}, {{"p_all", 1}, 0.5}, {{"p_all", 2}, 0.4}, {{"p_some", 0}, 0.99},
+      {{"p_some", 1}, 0.3}};
+  std::istringstream lines(test::read_text(dir / "samples.jsonl"));
+  std::string line, rewritten;
+  while (std::getline(lines, line)) {
+    auto record = nlohmann::json::parse(line);
+    const auto found = fractions.find({record["problem"], record["sample"]});
+    if (found != fractions.end()) record["sol_fraction"] = found->second;
+    rewritten += record.dump() + "\n";
+  }
+  test::write_text(dir / "samples.jsonl", rewritten);
+  std::vector<results::ResultsDir> dirs{results::load_results_dir(dir)};
+  const Score score = compute_score(merge_dirs(dirs, false), basic_settings());
+  EXPECT_NEAR(value(score.overall, "median_sol_fraction"), 0.35, 1e-12);
+  const nlohmann::json doc = score_to_json(score);
+  bool seen = false;
+  for (const auto& problem : doc["problems"])
+    if (problem["name"] == "p_all") {
+      seen = true;
+      EXPECT_NEAR(problem["metrics"]["median_sol_fraction"]["value"].get<double>(), 0.4, 1e-12);
+    }
+  EXPECT_TRUE(seen) << doc.dump(1);
 }
 
 TEST(Score, RefusesAnExplicitKAboveAProblemsN) {
