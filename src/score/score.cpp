@@ -24,14 +24,6 @@ std::vector<std::string> metric_names(const std::vector<int>& ks, const std::vec
   return names;
 }
 
-// The middle value (the mean of the two middle ones for an even count); none for no values.
-std::optional<double> median(std::vector<double> values) {
-  if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const std::size_t half = values.size() / 2;
-  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
-}
-
 std::optional<double> ratio(double sum, double count) {
   if (count <= 0) return std::nullopt;
   return sum / count;

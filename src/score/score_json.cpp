@@ -1,7 +1,5 @@
 // Score as JSON (`pkb score --json`, and what the leaderboard and CI read).
-#include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "src/score/estimator.h"
 #include "src/score/score_report.h"
@@ -60,12 +58,7 @@ GroupScore problem_group(const Score& score, const ProblemTally& tally) {
       for (double speedup : tally.speedups) log_sum += std::log(speedup);
       estimate.value = std::exp(log_sum / static_cast<double>(tally.speedups.size()));
     }
-    if (overall.name == "median_sol_fraction" && !tally.sol_fractions.empty()) {
-      std::vector<double> values = tally.sol_fractions;
-      std::sort(values.begin(), values.end());
-      const std::size_t half = values.size() / 2;
-      estimate.value = values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
-    }
+    if (overall.name == "median_sol_fraction") estimate.value = median(tally.sol_fractions);
     if (overall.name == "compile_rate" && tally.with_answer > 0)
       estimate.value = static_cast<double>(tally.past_compile) / tally.with_answer;
     if (overall.name == "format_error_rate" && tally.responses > 0)
