@@ -1,7 +1,8 @@
 // `pkb run [--model M] [--problems LIST] [--samples K] [--world W] [--dtype D] [--trials T]
-// [--jobs J] [--compile-jobs C] [--out DIR] [--resume] ...`: generation, compilation and GPU
-// evaluation in one pipeline (src/run), results in docs/RESULTS.md's layout. Without a GPU every
-// answer is still compiled and its plan validated (status compiled).
+// [--jobs J] [--compile-jobs C] [--out DIR] [--resume] [--turns T] ...`: generation, compilation
+// and GPU evaluation in one pipeline (src/run), results in docs/RESULTS.md's layout. Without a GPU
+// every answer is still compiled and its plan validated (status compiled); with --turns T each
+// verdict goes back to the model for another answer (docs/TURNS.md).
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "src/cli/run_eval_flags.h"
 #include "src/cli/run_options.h"
 #include "src/cli/run_progress.h"
+#include "src/cli/turn_flags.h"
 #include "src/common/error.h"
 #include "src/run/run_pipeline.h"
 
@@ -50,9 +52,14 @@ std::string summary_text(const nlohmann::json& summary) {
 std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
   auto flags = std::make_shared<ModelFlags>();
   auto eval_flags = std::make_shared<EvalFlags>();
+  auto turn_flags = std::make_shared<TurnFlags>();
   add_model_flags(app, *flags, false, "replay:examples/replay");
   add_eval_flags(app, *eval_flags);
-  return [&global, flags, eval_flags] {
+  add_turn_flags(app, *turn_flags);
+  return [&global, flags, eval_flags, turn_flags] {
+    const run::TurnPolicy turns = turn_policy(*turn_flags, flags->max_tokens);
+    std::string feedback_sha256;
+    auto feedback_template = load_feedback_template(*turn_flags, feedback_sha256);
     if (flags->out.empty()) {
       if (flags->resume) throw UsageError("--resume: name the run to continue with --out DIR");
       flags->out = default_out(flags->model);
@@ -77,9 +84,12 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     config.generation = std::move(prepared.config);
     config.generation.fingerprint["samples"] = flags->samples;
     config.generation.fingerprint["trials"] = eval_flags->trials;
-    config.generation.fingerprint["turns"] = 1;
-    config.generation.run_info["command"] =
-        "pkb run" + model_flags_text(*flags) + eval_flags_text(*eval_flags);
+    add_turn_fingerprint(*turn_flags, feedback_sha256, config.generation.fingerprint);
+    config.generation.run_info["command"] = "pkb run" + model_flags_text(*flags) +
+                                            eval_flags_text(*eval_flags) +
+                                            turn_flags_text(*turn_flags);
+    config.turns = turns;
+    config.feedback_template = std::move(feedback_template);
     config.eval =
         eval_settings(*eval_flags, flags->out, specs, prepared.dims, max_world, &g_interrupted);
     config.context = run_context(specs, max_world);
@@ -99,8 +109,11 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
       summary = run::run_pipeline(config, *prepared.client, generation_stats, stats);
     }
     std::signal(SIGINT, SIG_DFL);
-    spdlog::info("run: {} samples in {}: {}{}", summary.summary.value("total", 0), flags->out,
-                 summary_text(summary.summary),
+    const int records = summary.summary.value("total", 0);
+    const int samples = summary.summary.value("samples", 0);
+    spdlog::info("run: {} samples{} in {}: {}{}", samples,
+                 records != samples ? " (" + std::to_string(records) + " turns)" : std::string(),
+                 flags->out, summary_text(summary.summary),
                  summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
     if (!summary.cancelled) spdlog::info("run: next: pkb score {}", flags->out);
     if (summary.cancelled) {
@@ -112,7 +125,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     const int api_errors = summary.summary["by_status"].value("api_error", 0);
     if (api_errors > 0)
       throw WorkFailed("run: " + std::to_string(api_errors) +
-                       " samples got no answer (api_error in " + flags->out +
+                       " turns got no answer (api_error in " + flags->out +
                        "/samples.jsonl); pkb run --resume --out " + flags->out +
                        " asks for them again");
     return 0;

@@ -17,6 +17,8 @@ std::string RunProgress::line() const {
   std::string text =
       stage_ + ": " + std::to_string(done + resumed) + "/" + std::to_string(total) + " done";
   if (resumed) text += " (" + std::to_string(resumed) + " resumed)";
+  const int records = stats_.records;
+  if (records != done) text += ", " + std::to_string(records) + " turns";
   if (!statuses.empty()) text += " [" + statuses + "]";
   text += ", " + std::to_string(stats_.compiling.load()) + " to compile, " +
           std::to_string(stats_.on_gpu.load()) + " for the GPU";

@@ -27,22 +27,23 @@ ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
       index_[{key.value("prompt_sha256", ""), key.value("sample_index", -1)}] = file.path();
     }
   if (fs::is_directory(answers)) {
-    static const std::regex name(R"(sample_(\d+)\.md)");
+    static const std::regex name(R"(sample_(\d+)(?:\.turn_(\d+))?\.md)");
     for (const auto& problem : fs::directory_iterator(answers)) {
       if (!problem.is_directory()) continue;
       for (const auto& file : fs::directory_iterator(problem.path())) {
         std::smatch match;
         const std::string filename = file.path().filename().string();
         if (file.is_regular_file() && std::regex_match(filename, match, name))
-          answers_[{problem.path().filename().string(), std::stoi(match[1])}] = file.path();
+          answers_[{problem.path().filename().string(), std::stoi(match[1]),
+                    match[2].matched ? std::stoi(match[2]) : 0}] = file.path();
       }
     }
   }
 }
 
 bool ReplayClient::covers(const std::string& problem_key, const std::string& prompt_sha256) const {
-  const auto answer = answers_.lower_bound({problem_key, 0});
-  if (answer != answers_.end() && answer->first.first == problem_key) return true;
+  const auto answer = answers_.lower_bound({problem_key, 0, 0});
+  if (answer != answers_.end() && std::get<0>(answer->first) == problem_key) return true;
   const auto entry = index_.lower_bound({prompt_sha256, -1});
   return entry != index_.end() && entry->first.first == prompt_sha256;
 }
@@ -64,18 +65,22 @@ model::ModelOutcome ReplayClient::from_answer(const fs::path& file) const {
 
 model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
   model::ModelOutcome outcome;
-  const std::string prompt_sha = sha256_hex(request.user);
+  const std::string prompt_sha = model::conversation_sha256(request.history, request.user);
   const auto found = index_.find({prompt_sha, request.sample_index});
   if (found == index_.end()) {
     const std::string problem = request.label.substr(0, request.label.find('#'));
-    const auto answer = answers_.find({problem, request.sample_index});
+    const std::string turn_text =
+        request.turn ? " turn " + std::to_string(request.turn) : std::string();
+    const std::string turn_file =
+        request.turn ? ".turn_" + std::to_string(request.turn) : std::string();
+    const auto answer = answers_.find({problem, request.sample_index, request.turn});
     if (answer != answers_.end()) return from_answer(answer->second);
     outcome.failure = model::ApiFailure{
         model::FailureKind::fail_sample,
         "replay: " + dir_.string() + " has no answer for " + problem + " sample " +
-            std::to_string(request.sample_index) + " (no answers/" + problem + "/sample_" +
-            std::to_string(request.sample_index) + ".md, no cached response for prompt sha256 " +
-            prompt_sha.substr(0, 12) + ")",
+            std::to_string(request.sample_index) + turn_text + " (no answers/" + problem +
+            "/sample_" + std::to_string(request.sample_index) + turn_file +
+            ".md, no cached response for prompt sha256 " + prompt_sha.substr(0, 12) + ")",
         0, std::nullopt};
     return outcome;
   }

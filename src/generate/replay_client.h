@@ -1,15 +1,16 @@
 // replay:DIR as a model, so evaluation can run where no API is reachable. Answers come from
-//   DIR/responses/            the cache a generation wrote, matched by prompt hash and sample
-//   index; DIR/answers/KEY/sample_K.md  hand-written answers, matched by problem key and sample
-//   index, so
-//                             they survive changes to the prompt's bytes (examples/replay holds
-//                             these).
+//   DIR/responses/  the cache a generation wrote, matched by the hash of the conversation
+//                   (model::conversation_sha256) and the sample index;
+//   DIR/answers/KEY/sample_K.md, sample_K.turn_T.md  hand-written answers, matched by problem key,
+//                   sample index and refinement turn (T > 0), so they survive changes to the
+//                   prompt's bytes (examples/replay holds these).
 // The cache wins where both match: it is the exact answer to this exact prompt.
 #pragma once
 
 #include <filesystem>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "src/model/model_client.h"
@@ -32,8 +33,8 @@ class ReplayClient : public model::ModelClient {
   std::filesystem::path dir_;
   std::map<std::pair<std::string, int>, std::filesystem::path>
       index_;  // (prompt sha256, sample) -> cache file
-  std::map<std::pair<std::string, int>, std::filesystem::path>
-      answers_;  // (problem key, sample) -> answers/KEY/sample_K.md
+  std::map<std::tuple<std::string, int, int>, std::filesystem::path>
+      answers_;  // (problem key, sample, turn) -> answers/KEY/sample_K[.turn_T].md
 };
 
 /// Resolves the DIR of replay:DIR: as given when it exists there, else against `source_root` (so

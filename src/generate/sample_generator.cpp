@@ -10,21 +10,30 @@
 
 namespace pkb::generate {
 
-std::string sample_dir(const std::string& problem_key, int sample) {
-  return "solutions/" + problem_key + "/sample_" + std::to_string(sample);
+std::string sample_dir(const std::string& problem_key, int sample, int turn) {
+  return "solutions/" + problem_key + "/sample_" + std::to_string(sample) +
+         (turn > 0 ? "/turn_" + std::to_string(turn) : std::string());
 }
 
 SampleGenerator::SampleGenerator(const GenerateConfig& config, model::ModelClient& client,
                                  GenerateStats& stats)
     : config_(config), client_(client), stats_(stats), cache_(config.out / "responses") {}
 
-nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sample) {
-  const CacheKey key = make_cache_key(config_.model, problem.prompt.sha256, config_.params, sample);
+nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sample,
+                                         const TurnInput& turn) {
+  const std::string& user = turn.user.empty() ? problem.prompt.text : turn.user;
+  // A first turn keys on the prompt's hash as before, so one-turn caches stay valid; a later
+  // turn keys on the whole conversation, and on the budget-lowered output cap if there is one.
+  const std::string shown_sha =
+      turn.history.empty() ? problem.prompt.sha256 : model::conversation_sha256(turn.history, user);
+  SamplingParams params = config_.params;
+  if (turn.max_tokens > 0) params.max_tokens = turn.max_tokens;
+  const CacheKey key = make_cache_key(config_.model, shown_sha, params, sample);
   nlohmann::json record = {{"schema_version", kResultsSchema},
                            {"problem", problem.key},
                            {"problem_id", problem.id},
                            {"sample", sample},
-                           {"turn", 0},
+                           {"turn", turn.turn},
                            {"world", problem.world},
                            {"dtype", dtype_name(problem.dtype)},
                            {"prompt_sha256", problem.prompt.sha256},
@@ -33,8 +42,10 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
   const bool from_cache = entry.has_value();
   if (!entry) {
     model::ModelRequest request;
-    request.user = problem.prompt.text;
-    request.max_tokens = config_.params.max_tokens;
+    request.history = turn.history;
+    request.user = user;
+    request.turn = turn.turn;
+    request.max_tokens = params.max_tokens;
     if (config_.params.temperature) request.temperature = std::stod(*config_.params.temperature);
     request.reasoning = config_.params.reasoning;
     request.sample_index = sample;
@@ -68,13 +79,14 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
     record["request_id"] = entry->request_id;
   }
   record["from_cache"] = from_cache;
-  describe_answer(problem, sample, *entry, record);
+  if (turn.turn > 0) record["conversation_sha256"] = shown_sha;
+  describe_answer(sample_dir(problem.key, sample, turn.turn), *entry, record);
   record["time"] = utc_now_iso();
   return record;
 }
 
-void SampleGenerator::describe_answer(const ProblemPrompt& problem, int sample,
-                                      const CacheEntry& entry, nlohmann::json& record) {
+void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& entry,
+                                      nlohmann::json& record) {
   const model::ModelResult& result = entry.result;
   record["model"] = result.model;
   note_resolved_model(result.model);
@@ -82,7 +94,6 @@ void SampleGenerator::describe_answer(const ProblemPrompt& problem, int sample,
   record["stop_reason"] = std::string(model::stop_reason_name(result.stop));
   record["raw_stop_reason"] = result.raw_stop;
   record["usage"] = model::to_json(result.usage);
-  const std::string dir = sample_dir(problem.key, sample);
   write_file_atomic(config_.out / dir / "answer.md", result.text, false);
   nlohmann::json artifacts = {
       {"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},

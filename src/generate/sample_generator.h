@@ -10,16 +10,24 @@
 
 namespace pkb::generate {
 
+/// Where a sample's conversation stands: turn 0 asks the problem's prompt; turn t > 0 sends the
+/// earlier turns and the feedback on the last answer (src/run/conversation.h builds these).
+struct TurnInput {
+  int turn = 0;
+  std::vector<model::ChatTurn> history;  // turns 0..turn-1
+  std::string user;                      // empty: the problem's prompt
+  int max_tokens = 0;                    // 0: the run's --max-tokens (a token budget lowers it)
+};
+
 class SampleGenerator {
  public:
   SampleGenerator(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats);
   /// The record, or null when the run was cancelled while the request was in flight (the sample
   /// is asked again on --resume). Throws pkb::Error only for pkb's own I/O failures.
-  nlohmann::json generate(const ProblemPrompt& problem, int sample);
+  nlohmann::json generate(const ProblemPrompt& problem, int sample, const TurnInput& turn = {});
 
  private:
-  void describe_answer(const ProblemPrompt& problem, int sample, const CacheEntry& entry,
-                       nlohmann::json& record);
+  void describe_answer(const std::string& dir, const CacheEntry& entry, nlohmann::json& record);
   void note_resolved_model(const std::string& model);
 
   const GenerateConfig& config_;
@@ -31,7 +39,8 @@ class SampleGenerator {
 /// Counts a finished generation record into the progress counters (done, generated, failures).
 void count_generated(const nlohmann::json& record, GenerateStats& stats);
 
-/// "solutions/001_allreduce/sample_3", relative to the results directory.
-std::string sample_dir(const std::string& problem_key, int sample);
+/// "solutions/001_allreduce/sample_3", relative to the results directory; a refinement turn
+/// t > 0 adds "/turn_t".
+std::string sample_dir(const std::string& problem_key, int sample, int turn = 0);
 
 }  // namespace pkb::generate

@@ -15,6 +15,7 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
   std::stringstream text(read_file(path));
   std::string line, kept;
   int line_number = 0;
+  std::map<SampleId, std::map<int, nlohmann::json>> turns;  // kept records by sample and turn
   while (std::getline(text, line)) {
     ++line_number;
     if (line.empty()) continue;
@@ -32,8 +33,22 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
       continue;
     }
     const SampleId id{record["problem"].get<std::string>(), record["sample"].get<int>()};
-    if (!state.finished.insert(id).second) continue;  // never keep a sample twice
+    if (!turns[id].emplace(record.value("turn", 0), record).second)
+      continue;  // never keep a (sample, turn) twice
+    state.recorded.emplace(id.first, id.second, record.value("turn", 0));
     kept += line + "\n";
+  }
+  for (auto& [id, by_turn] : turns) {
+    const nlohmann::json& last = by_turn.rbegin()->second;
+    const auto conversation = last.find("conversation");
+    const bool goes_on = conversation != last.end() && conversation->is_object() &&
+                         conversation->contains("end") && (*conversation)["end"].is_null();
+    if (!goes_on) {
+      state.finished.insert(id);
+      continue;
+    }
+    auto& records = state.unfinished[id];
+    for (auto& [turn, record] : by_turn) records.push_back(std::move(record));
   }
   if (state.dropped_torn || state.dropped_failed) write_file_atomic(path, kept);
   return state;

@@ -4,6 +4,11 @@
 #include <cstdio>
 
 namespace pkb::leaderboard {
+namespace {
+
+constexpr const char* kTurnArrow = " \xe2\x86\x92 ";  // U+2192 in UTF-8, the charset of both pages
+
+}  // namespace
 
 std::string value_text(const std::optional<double>& value, int decimals) {
   if (!value) return "-";
@@ -21,6 +26,16 @@ std::string cell_text(const score::GroupScore& group, const std::string& metric)
   }
   std::string text = value_text(estimate->value);
   if (estimate->low) text += " [" + value_text(estimate->low) + "-" + value_text(estimate->high) + "]";
+  return text;
+}
+
+std::string turn_series_text(const score::Score& score, const std::string& metric) {
+  std::string text;
+  for (const auto& row : score.per_turn) {
+    const score::Estimate* estimate = row.group.find(metric);
+    text += text.empty() ? "" : kTurnArrow;
+    text += value_text(estimate ? estimate->value : std::nullopt);
+  }
   return text;
 }
 

@@ -13,6 +13,9 @@ std::string value_text(const std::optional<double>& value, int decimals = 2);
 /// The value with its interval, or a reason for null.
 std::string cell_text(const score::GroupScore& group, const std::string& metric);
 
+/// A run-level metric after each turn: "0.25 → 0.62 → 0.75" ("-" for a turn where it is null).
+std::string turn_series_text(const score::Score& score, const std::string& metric);
+
 /// A problem's correct count, or why it is unknown.
 std::string correct_text(const score::ProblemTally& tally);
 

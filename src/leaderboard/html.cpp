@@ -44,6 +44,22 @@ void main_table(std::ostringstream& out, const Group& group) {
   out << "</tbody></table>\n";
 }
 
+// Only where some entry of the group has refinement turns: the values after every turn, then the
+// same as a chart.
+void turns_table(std::ostringstream& out, const Group& group) {
+  if (group_turns(group) <= 1) return;
+  const std::string fast = score::fast_name(1, 1);
+  out << "<h3>By turn (turn t scores each sample's first t answers)</h3>"
+         "<table class=\"turns\"><thead><tr><th>model</th><th>turns</th><th>pass@1 by turn</th><th>"
+      << html_escape(fast) << " by turn</th></tr></thead><tbody>\n";
+  for (const auto& entry : group.entries)
+    out << "<tr><td>" << html_escape(entry.model) << "</td><td class=\"num\">" << entry.score.turns
+        << "</td><td class=\"num\">" << html_escape(turn_series_text(entry.score, "pass@1"))
+        << "</td><td class=\"num\">" << html_escape(turn_series_text(entry.score, fast))
+        << "</td></tr>\n";
+  out << "</tbody></table>\n" << turn_chart(group);
+}
+
 void category_table(std::ostringstream& out, const Group& group) {
   out << "<h3>Per category (pass@1 / fast_1@1)</h3><table class=\"categories\"><thead><tr><th>model</th>";
   for (const auto& category : group.categories) out << "<th>" << html_escape(category) << "</th>";
@@ -108,6 +124,7 @@ std::string render_html(const Leaderboard& board) {
         << html_escape(group.world) << "</h2>\n";
     main_table(out, group);
     out << "<h3>fast_p@1 against p</h3>\n" << fast_p_chart(group, board.chart_ps);
+    turns_table(out, group);
     category_table(out, group);
     for (const auto& entry : group.entries) problems_table(out, group, entry);
     out << "</section>\n";

@@ -56,6 +56,12 @@ std::vector<std::string> table_metrics(const Group& group) {
           "geomean_speedup", "median_sol_fraction"};
 }
 
+int group_turns(const Group& group) {
+  int turns = 1;
+  for (const auto& entry : group.entries) turns = std::max(turns, entry.score.turns);
+  return turns;
+}
+
 Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int bootstrap) {
   Leaderboard board;
   board.root = root.string();

@@ -45,6 +45,9 @@ Leaderboard build_leaderboard(const std::filesystem::path& root, std::uint64_t s
 /// Names of the table's metrics for a group: pass@1, pass@k, fast_1@k, fast_1.5@k, geomean_speedup.
 std::vector<std::string> table_metrics(const Group& group);
 
+/// The most refinement turns of any entry in `group`: 1 when none has more than one.
+int group_turns(const Group& group);
+
 /// Writes leaderboard.md and index.html into `out` (created if needed).
 void write_leaderboard(const Leaderboard& board, const std::filesystem::path& out);
 

@@ -38,6 +38,19 @@ void problems_section(std::ostringstream& out, const Group& group, const Entry& 
   }
 }
 
+// Only where some entry of the group has refinement turns: each model's pass@1 and fast_1@1
+// after every turn (a model without turns shows its one value).
+void turns_section(std::ostringstream& out, const Group& group) {
+  if (group_turns(group) <= 1) return;
+  const std::string fast = score::fast_name(1, 1);
+  out << "\n### By turn (turn t scores each sample's first t answers)\n\n"
+      << "| model | turns | pass@1 by turn | " << fast << " by turn |\n|---|---:|---|---|\n";
+  for (const auto& entry : group.entries)
+    out << "| " << markdown_escape(entry.model) << " | " << entry.score.turns << " | "
+        << turn_series_text(entry.score, "pass@1") << " | " << turn_series_text(entry.score, fast)
+        << " |\n";
+}
+
 }  // namespace
 
 std::string render_markdown(const Leaderboard& board) {
@@ -65,6 +78,7 @@ std::string render_markdown(const Leaderboard& board) {
         out << " [" << cell_text(entry.score.overall, metric) << "](#" << entry.anchor << ") |";
       out << "\n";
     }
+    turns_section(out, group);
     out << "\n### Per category (pass@1 / fast_1@1)\n\n| model |";
     for (const auto& category : group.categories) out << " " << markdown_escape(category) << " |";
     out << "\n|---|";

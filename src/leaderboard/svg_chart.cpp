@@ -1,10 +1,11 @@
-// Drawing the chart by hand: a few dozen elements, so no library, and the page stays
-// self-contained. y is fast_p@1 in [0, 1]; x is p from 0 to the largest p scored.
+// Drawing the charts by hand: a few dozen elements each, so no library, and the page stays
+// self-contained. y is a rate in [0, 1]; x is p (fast_p chart) or the turn (turn chart).
 #include "src/leaderboard/svg_chart.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "src/leaderboard/cells.h"
 #include "src/leaderboard/escape.h"
@@ -14,11 +15,68 @@ namespace {
 
 constexpr double kWidth = 640, kHeight = 320;
 constexpr double kLeft = 50, kRight = 190, kTop = 20, kBottom = 40;  // legend on the right
+constexpr double kPlotW = kWidth - kLeft - kRight, kPlotH = kHeight - kTop - kBottom;
+constexpr double kLegendRow = 18;
 
 std::string fixed(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
   return text;
+}
+
+// x in [x_min, x_max] and a rate in [0, 1] to canvas coordinates.
+struct Axes {
+  double x_min = 0, x_max = 1;
+  std::string x(double value) const {
+    return fixed(kLeft + kPlotW * (value - x_min) / (x_max - x_min));
+  }
+  std::string y(double value) const { return fixed(kTop + kPlotH * (1.0 - value)); }
+};
+
+// The <svg> opening, the plot area, gridlines at 0, 0.25, ... 1, the x tick labels and both titles.
+void open_chart(std::ostringstream& svg, const Axes& axes,
+                const std::vector<std::pair<double, std::string>>& x_ticks,
+                const std::string& x_title, const std::string& y_title,
+                const std::string& css_class) {
+  svg << "<svg class=\"" << css_class << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+      << kWidth << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
+      << "\" role=\"img\" aria-label=\"" << y_title << " against " << x_title << "\">\n"
+      << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kPlotW << "\" height=\""
+      << kPlotH << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
+  for (double tick : {0.0, 0.25, 0.5, 0.75, 1.0})
+    svg << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + kPlotW << "\" y1=\"" << axes.y(tick)
+        << "\" y2=\"" << axes.y(tick) << "\" stroke=\"#ddd\"/><text x=\"" << kLeft - 6 << "\" y=\""
+        << fixed(kTop + kPlotH * (1.0 - tick) + 4) << "\" text-anchor=\"end\" font-size=\"11\">"
+        << value_text(tick) << "</text>\n";
+  for (const auto& [at, label] : x_ticks)
+    svg << "<text x=\"" << axes.x(at) << "\" y=\"" << kTop + kPlotH + 16
+        << "\" text-anchor=\"middle\" font-size=\"11\">" << label << "</text>\n";
+  svg << "<text x=\"" << kLeft + kPlotW / 2 << "\" y=\"" << kHeight - 6
+      << "\" text-anchor=\"middle\" font-size=\"12\">" << x_title << "</text>\n"
+      << "<text x=\"14\" y=\"" << kTop + kPlotH / 2 << "\" transform=\"rotate(-90 14 "
+      << kTop + kPlotH / 2 << ")\" text-anchor=\"middle\" font-size=\"12\">" << y_title
+      << "</text>\n";
+}
+
+double legend_y(std::size_t row) { return kTop + 14 + kLegendRow * static_cast<double>(row); }
+
+// A coloured square and `escaped_text` in legend row `row`.
+void legend_entry(std::ostringstream& svg, std::size_t row, const char* colour,
+                  const std::string& escaped_text) {
+  svg << "<rect x=\"" << kWidth - kRight + 12 << "\" y=\"" << legend_y(row) - 9
+      << "\" width=\"12\" height=\"12\" fill=\"" << colour << "\"/><text x=\""
+      << kWidth - kRight + 30 << "\" y=\"" << legend_y(row) + 1 << "\" font-size=\"12\">"
+      << escaped_text << "</text>\n";
+}
+
+// A short stroke and its meaning in legend row `row`: how the turn chart tells its metrics apart.
+void legend_stroke(std::ostringstream& svg, std::size_t row, const char* dash,
+                   const std::string& text) {
+  svg << "<line x1=\"" << kWidth - kRight + 12 << "\" x2=\"" << kWidth - kRight + 26 << "\" y1=\""
+      << legend_y(row) - 3 << "\" y2=\"" << legend_y(row) - 3
+      << "\" stroke=\"#444\" stroke-width=\"2\" stroke-dasharray=\"" << dash << "\"/><text x=\""
+      << kWidth - kRight + 30 << "\" y=\"" << legend_y(row) + 1 << "\" font-size=\"12\">" << text
+      << "</text>\n";
 }
 
 }  // namespace
@@ -30,26 +88,12 @@ const char* series_colour(std::size_t index) {
 }
 
 std::string fast_p_chart(const Group& group, const std::vector<double>& ps) {
-  const double max_p = ps.empty() ? 1.0 : std::max(1.0, *std::max_element(ps.begin(), ps.end()));
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-  auto x_of = [&](double p) { return kLeft + plot_w * p / max_p; };
-  auto y_of = [&](double value) { return kTop + plot_h * (1.0 - value); };
+  Axes axes;
+  axes.x_max = ps.empty() ? 1.0 : std::max(1.0, *std::max_element(ps.begin(), ps.end()));
+  std::vector<std::pair<double, std::string>> ticks;
+  for (double p : ps) ticks.emplace_back(p, score::format_p(p));
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
-      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" role=\"img\" aria-label=\"fast_p@1 against p\">\n"
-      << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
-      << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
-  for (double tick : {0.0, 0.25, 0.5, 0.75, 1.0})
-    svg << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << fixed(y_of(tick))
-        << "\" y2=\"" << fixed(y_of(tick)) << "\" stroke=\"#ddd\"/><text x=\"" << kLeft - 6 << "\" y=\""
-        << fixed(y_of(tick) + 4) << "\" text-anchor=\"end\" font-size=\"11\">" << value_text(tick) << "</text>\n";
-  for (double p : ps)
-    svg << "<text x=\"" << fixed(x_of(p)) << "\" y=\"" << kTop + plot_h + 16
-        << "\" text-anchor=\"middle\" font-size=\"11\">" << score::format_p(p) << "</text>\n";
-  svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 6
-      << "\" text-anchor=\"middle\" font-size=\"12\">p (speedup threshold)</text>\n"
-      << "<text x=\"14\" y=\"" << kTop + plot_h / 2 << "\" transform=\"rotate(-90 14 " << kTop + plot_h / 2
-      << ")\" text-anchor=\"middle\" font-size=\"12\">fast_p@1</text>\n";
+  open_chart(svg, axes, ticks, "p (speedup threshold)", "fast_p@1", "fast-p-chart");
   for (std::size_t index = 0; index < group.entries.size(); ++index) {
     const Entry& entry = group.entries[index];
     const std::string name = html_escape(entry.model);
@@ -57,20 +101,55 @@ std::string fast_p_chart(const Group& group, const std::vector<double>& ps) {
     for (double p : ps) {
       const score::Estimate* estimate = entry.score.overall.find(score::fast_name(p, 1));
       if (!estimate || !estimate->value) continue;
-      const std::string xy = fixed(x_of(p)) + "," + fixed(y_of(*estimate->value));
+      const std::string xy = axes.x(p) + "," + axes.y(*estimate->value);
       points += (points.empty() ? "" : " ") + xy;
-      dots += "<circle cx=\"" + fixed(x_of(p)) + "\" cy=\"" + fixed(y_of(*estimate->value)) +
+      dots += "<circle cx=\"" + axes.x(p) + "\" cy=\"" + axes.y(*estimate->value) +
               "\" r=\"3\" fill=\"" + series_colour(index) + "\"><title>" + name + ": fast_" +
               score::format_p(p) + "@1 = " + value_text(estimate->value) + "</title></circle>";
     }
     if (!points.empty())
-      svg << "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\"" << series_colour(index)
-          << "\" points=\"" << points << "\"/>" << dots << "\n";
-    const double legend_y = kTop + 14 + 18 * static_cast<double>(index);
-    svg << "<rect x=\"" << kWidth - kRight + 12 << "\" y=\"" << legend_y - 9 << "\" width=\"12\" height=\"12\" fill=\""
-        << series_colour(index) << "\"/><text x=\"" << kWidth - kRight + 30 << "\" y=\"" << legend_y + 1
-        << "\" font-size=\"12\">" << name << (points.empty() ? " (no data)" : "") << "</text>\n";
+      svg << "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\""
+          << series_colour(index) << "\" points=\"" << points << "\"/>" << dots << "\n";
+    legend_entry(svg, index, series_colour(index), name + (points.empty() ? " (no data)" : ""));
   }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+std::string turn_chart(const Group& group) {
+  Axes axes;
+  axes.x_min = 1;
+  axes.x_max = std::max(2, group_turns(group));
+  std::vector<std::pair<double, std::string>> ticks;
+  for (int turn = 1; turn <= static_cast<int>(axes.x_max); ++turn)
+    ticks.emplace_back(turn, std::to_string(turn));
+  std::ostringstream svg;
+  open_chart(svg, axes, ticks, "turn (answers so far)", "pass@1, fast_1@1", "turn-chart");
+  const std::string fast = score::fast_name(1, 1);
+  for (std::size_t index = 0; index < group.entries.size(); ++index) {
+    const Entry& entry = group.entries[index];
+    const std::string name = html_escape(entry.model);
+    for (const auto& [metric, dash] :
+         {std::make_pair(std::string("pass@1"), "none"), std::make_pair(fast, "6 4")}) {
+      std::string points, dots;
+      for (const auto& row : entry.score.per_turn) {
+        const score::Estimate* estimate = row.group.find(metric);
+        if (!estimate || !estimate->value) continue;
+        const std::string x = axes.x(row.turn), y = axes.y(*estimate->value);
+        points += (points.empty() ? "" : " ") + x + "," + y;
+        dots += "<circle cx=\"" + x + "\" cy=\"" + y + "\" r=\"3\" fill=\"" + series_colour(index) +
+                "\"><title>" + name + ": " + metric + " after turn " + std::to_string(row.turn) +
+                " = " + value_text(estimate->value) + "</title></circle>";
+      }
+      if (points.empty()) continue;
+      svg << "<polyline class=\"turn-series\" data-metric=\"" << metric
+          << "\" fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"" << dash << "\" stroke=\""
+          << series_colour(index) << "\" points=\"" << points << "\"/>" << dots << "\n";
+    }
+    legend_entry(svg, index, series_colour(index), name);
+  }
+  legend_stroke(svg, group.entries.size(), "none", "pass@1");
+  legend_stroke(svg, group.entries.size() + 1, "6 4", fast);
   svg << "</svg>\n";
   return svg.str();
 }

@@ -45,9 +45,14 @@ class AnthropicMessages : public ProviderApi {
   }
 
   nlohmann::json body(const ModelRequest& request, bool stream) const override {
-    nlohmann::json body = {{"model", spec_.model},
-                           {"max_tokens", request.max_tokens},
-                           {"messages", {{{"role", "user"}, {"content", request.user}}}}};
+    nlohmann::json messages = nlohmann::json::array();
+    for (const ChatTurn& turn : request.history) {
+      messages.push_back({{"role", "user"}, {"content", turn.user}});
+      messages.push_back({{"role", "assistant"}, {"content", turn.assistant}});
+    }
+    messages.push_back({{"role", "user"}, {"content", request.user}});
+    nlohmann::json body = {
+        {"model", spec_.model}, {"max_tokens", request.max_tokens}, {"messages", messages}};
     if (!request.system.empty()) body["system"] = request.system;
     if (request.temperature) body["temperature"] = *request.temperature;
     if (!request.reasoning.empty()) {

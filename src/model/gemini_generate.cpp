@@ -83,9 +83,13 @@ class GeminiGenerate : public ProviderApi {
       for (char& c : level) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       config["thinkingConfig"] = {{"thinkingLevel", level}, {"includeThoughts", true}};
     }
-    nlohmann::json body = {
-        {"contents", {{{"role", "user"}, {"parts", {{{"text", request.user}}}}}}},
-        {"generationConfig", config}};
+    nlohmann::json contents = nlohmann::json::array();
+    for (const ChatTurn& turn : request.history) {
+      contents.push_back({{"role", "user"}, {"parts", {{{"text", turn.user}}}}});
+      contents.push_back({{"role", "model"}, {"parts", {{{"text", turn.assistant}}}}});
+    }
+    contents.push_back({{"role", "user"}, {"parts", {{{"text", request.user}}}}});
+    nlohmann::json body = {{"contents", contents}, {"generationConfig", config}};
     if (!request.system.empty())
       body["systemInstruction"] = {{"parts", {{{"text", request.system}}}}};
     return body;

@@ -1,6 +1,8 @@
 // Name tables and JSON forms of model_result.h.
 #include "src/model/model_result.h"
 
+#include "src/common/sha256.h"
+
 namespace pkb::model {
 namespace {
 
@@ -46,6 +48,15 @@ nlohmann::json to_json(const Usage& usage) {
 Usage usage_from_json(const nlohmann::json& doc) {
   return {read_count(doc, "input_tokens"), read_count(doc, "cached_input_tokens"),
           read_count(doc, "output_tokens"), read_count(doc, "reasoning_tokens")};
+}
+
+std::string conversation_sha256(const std::vector<ChatTurn>& history, const std::string& user) {
+  if (history.empty()) return sha256_hex(user);
+  nlohmann::json messages = nlohmann::json::array();
+  for (const ChatTurn& turn : history)
+    messages.push_back(nlohmann::json::array({turn.user, turn.assistant}));
+  messages.push_back(nlohmann::json::array({user}));
+  return sha256_hex(messages.dump());
 }
 
 }  // namespace pkb::model

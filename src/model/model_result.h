@@ -12,15 +12,28 @@
 
 namespace pkb::model {
 
-struct ModelRequest {
-  std::string system;  // may be empty: then no system message is sent
+/// One earlier exchange of a conversation: what was asked and the visible answer (reasoning text
+/// is not sent back: not every provider accepts it, and the answer is what the feedback is about).
+struct ChatTurn {
   std::string user;
+  std::string assistant;
+};
+
+struct ModelRequest {
+  std::string system;                 // may be empty: then no system message is sent
+  std::vector<ChatTurn> history;      // earlier turns, oldest first; empty for a first turn
+  std::string user;                   // this turn's message
   int max_tokens = 0;                 // the output cap, reasoning included; always sent
   std::optional<double> temperature;  // sent only when set
   std::string reasoning;              // "", "low", "medium" or "high"; sent only when set
   int sample_index = 0;
+  int turn = 0;       // 0-based refinement turn (history.size() for a conversation)
   std::string label;  // for log lines: "001_allreduce#3"
 };
+
+/// SHA-256 identifying what the model is shown: of `user` alone for a first turn (so one-turn
+/// runs keep their prompt hash), else of the whole conversation as canonical JSON.
+std::string conversation_sha256(const std::vector<ChatTurn>& history, const std::string& user);
 
 /// Enumerators equal their serialized names.
 enum class StopReason { complete, truncated, refused, filtered, other };

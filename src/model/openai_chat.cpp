@@ -51,6 +51,10 @@ class OpenAiChat : public ProviderApi {
     nlohmann::json messages = nlohmann::json::array();
     if (!request.system.empty())
       messages.push_back({{"role", "system"}, {"content", request.system}});
+    for (const ChatTurn& turn : request.history) {
+      messages.push_back({{"role", "user"}, {"content", turn.user}});
+      messages.push_back({{"role", "assistant"}, {"content", turn.assistant}});
+    }
     messages.push_back({{"role", "user"}, {"content", request.user}});
     nlohmann::json body = {{"model", spec_.model}, {"messages", messages}};
     body[spec_.provider == Provider::openai ? "max_completion_tokens" : "max_tokens"] =

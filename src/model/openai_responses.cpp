@@ -34,8 +34,19 @@ class OpenAiResponses : public ProviderApi {
   }
 
   nlohmann::json body(const ModelRequest& request, bool stream) const override {
+    // A first turn sends the prompt as a plain string; a conversation sends its messages (the
+    // request is stateless: store is false, so no previous_response_id).
+    nlohmann::json input = request.user;
+    if (!request.history.empty()) {
+      input = nlohmann::json::array();
+      for (const ChatTurn& turn : request.history) {
+        input.push_back({{"role", "user"}, {"content", turn.user}});
+        input.push_back({{"role", "assistant"}, {"content", turn.assistant}});
+      }
+      input.push_back({{"role", "user"}, {"content", request.user}});
+    }
     nlohmann::json body = {{"model", spec_.model},
-                           {"input", request.user},
+                           {"input", input},
                            {"max_output_tokens", request.max_tokens},
                            {"store", false}};
     if (!request.system.empty()) body["instructions"] = request.system;

@@ -43,10 +43,12 @@ std::vector<nlohmann::json> read_records(const fs::path& path) {
 }
 
 void write_generation_source(const fs::path& dir) {
-  std::set<generate::SampleId> seen;
+  std::set<generate::TurnId> seen;
   std::string text;
   for (const auto& record : read_records(dir / "samples.jsonl")) {
-    if (!seen.insert({record["problem"].get<std::string>(), record["sample"].get<int>()}).second)
+    if (!seen.emplace(record["problem"].get<std::string>(), record["sample"].get<int>(),
+                      record.value("turn", 0))
+             .second)
       continue;
     text += generation_record(record).dump() + "\n";
   }
@@ -61,7 +63,8 @@ nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateC
   fingerprint["dims"] = config.dims;
   fingerprint["trials"] = config.eval.trials;
   fingerprint["samples"] = doc.value("samples_per_problem", fingerprint.value("samples", 0));
-  fingerprint["turns"] = 1;
+  // Each turn's answer is judged again as it was recorded; a run's conversations are not replayed.
+  fingerprint["turns"] = fingerprint.value("turns", 1);
   return fingerprint;
 }
 
@@ -126,13 +129,14 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   const auto samples_path = dir / "samples.jsonl";
   const generate::ResumeState resume = generate::prepare_resume(samples_path);
   std::vector<nlohmann::json> pending;
-  std::set<generate::SampleId> queued;
+  std::set<generate::TurnId> queued;
   for (auto& record : read_records(source)) {
-    generate::SampleId id{record["problem"].get<std::string>(), record["sample"].get<int>()};
-    if (resume.finished.count(id) || !queued.insert(id).second) continue;
+    generate::TurnId id{record["problem"].get<std::string>(), record["sample"].get<int>(),
+                        record.value("turn", 0)};
+    if (resume.recorded.count(id) || !queued.insert(id).second) continue;
     pending.push_back(std::move(record));
   }
-  const int resumed = static_cast<int>(resume.finished.size());
+  const int resumed = static_cast<int>(resume.recorded.size());
   stats.total = static_cast<int>(pending.size()) + resumed;
   stats.resumed = resumed;
   {

@@ -84,7 +84,8 @@ void Evaluator::compile_loop() {
       const std::string problem = job->generation.value("problem", "");
       record(evaluated_record(std::move(job->generation), category_of(settings_, problem),
                               job->compiled, settings_.target.arch, settings_.target.no_gpu_reason,
-                              settings_.out));
+                              settings_.out),
+             job->compiled.compile.log);
     } catch (...) {
       fail(std::current_exception());
     }
@@ -104,17 +105,20 @@ void Evaluator::gpu_loop() {
       }
       const std::string problem = job->generation.value("problem", "");
       record(evaluated_record(std::move(job->generation), category_of(settings_, problem), outcome,
-                              settings_.target.arch, "", settings_.out));
+                              settings_.target.arch, "", settings_.out),
+             outcome.compile.log);
     } catch (...) {
       fail(std::current_exception());
     }
   }
 }
 
-void Evaluator::record(nlohmann::json record) {
+void Evaluator::record(nlohmann::json record, const std::string& compile_log) {
   record["time"] = generate::utc_now_iso();
+  const bool sample_over = settings_.annotate ? settings_.annotate(record, compile_log) : true;
   log_.append(record);
-  stats_.count(record.value("status", ""));
+  stats_.count(record.value("status", ""), sample_over);
+  if (settings_.written) settings_.written(record);
 }
 
 void Evaluator::fail(std::exception_ptr error) {

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -31,6 +32,11 @@ struct EvalSettings {
   std::filesystem::path cache_dir;  // the NVRTC compile cache; empty: none
   eval::Target target;              // the machine; target.gpu decides whether the GPU stage runs
   const std::atomic<bool>* cancel = nullptr;
+  /// Refinement turns (conversation.h): called with each final record and the full compile log
+  /// before the record is written, to add its conversation fields; returns whether the sample is
+  /// over. `written` follows once the record is durable. Unset: every record ends its sample.
+  std::function<bool(nlohmann::json& record, const std::string& compile_log)> annotate;
+  std::function<void(const nlohmann::json& record)> written;
 };
 
 class Evaluator {
@@ -42,6 +48,8 @@ class Evaluator {
   /// Waits until every submitted sample is recorded (or dropped on cancel); rethrows the first
   /// pkb-side error of a stage thread.
   void finish();
+  /// A stage thread failed with a pkb-side error: no more records will be written.
+  bool failed() const { return failed_; }
 
  private:
   struct Job {
@@ -52,7 +60,7 @@ class Evaluator {
   void compile_loop();
   void gpu_loop();
   eval::EvalRequest request_for(const nlohmann::json& generation) const;
-  void record(nlohmann::json record);
+  void record(nlohmann::json record, const std::string& compile_log = "");
   void fail(std::exception_ptr error);
   bool cancelled() const { return failed_ || (settings_.cancel && settings_.cancel->load()); }
 

@@ -2,6 +2,7 @@
 #include "src/run/run_json.h"
 
 #include <fstream>
+#include <set>
 
 #include "src/run/sample_record.h"
 
@@ -28,11 +29,13 @@ nlohmann::json summary_json(const std::filesystem::path& samples_path) {
   std::string line;
   int total = 0;
   long long input_tokens = 0, output_tokens = 0;
+  std::set<std::pair<std::string, int>> samples;
   nlohmann::json by_status = nlohmann::json::object();
   while (std::getline(in, line)) {
     const auto record = nlohmann::json::parse(line, nullptr, false);
     if (record.is_discarded() || !record.is_object()) continue;
     ++total;
+    samples.emplace(record.value("problem", ""), record.value("sample", 0));
     const std::string status = record.value("status", "unknown");
     by_status[status] = by_status.value(status, 0) + 1;
     if (record.contains("usage") && record["usage"].is_object()) {
@@ -44,6 +47,7 @@ nlohmann::json summary_json(const std::filesystem::path& samples_path) {
     }
   }
   return {{"total", total},
+          {"samples", samples.size()},
           {"by_status", by_status},
           {"input_tokens", input_tokens},
           {"output_tokens", output_tokens}};

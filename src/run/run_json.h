@@ -23,7 +23,8 @@ struct RunContext {
 nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunContext& context,
                         const std::string& started);
 
-/// {total, by_status, ...} over every record in DIR/samples.jsonl (an earlier process's too).
+/// {total (records: one per turn), samples, by_status (of records), input_tokens, output_tokens}
+/// over every record in DIR/samples.jsonl (an earlier process's too).
 nlohmann::json summary_json(const std::filesystem::path& samples_path);
 
 }  // namespace pkb::run

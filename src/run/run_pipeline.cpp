@@ -2,8 +2,10 @@
 // then J generation threads hand each answer to the evaluator as soon as it is extracted.
 #include "src/run/run_pipeline.h"
 
+#include <chrono>
 #include <thread>
 
+#include "src/common/error.h"
 #include "src/generate/durable_file.h"
 #include "src/generate/response_cache.h"
 #include "src/generate/run_lock.h"
@@ -21,56 +23,88 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   const auto samples_path = generation.out / "samples.jsonl";
   const generate::ResumeState resume = generate::prepare_resume(samples_path);
 
-  struct Item {
-    const generate::ProblemPrompt* problem;
-    int sample;
-  };
+  if (!config.feedback_template) throw Error("run: no feedback template");
+  Conversations conversations(config.turns, generation.out, *config.feedback_template);
   std::vector<std::string> keys;
   for (const auto& problem : generation.problems) keys.push_back(problem.key);
   const shard::ShardFilter in_shard(keys, generation.samples, generation.shard);
-  std::vector<Item> work;
+  int pending = 0;
   for (const auto& problem : generation.problems)
-    for (int sample = 0; sample < generation.samples; ++sample)
-      if (in_shard.owns(problem.key, sample) && !resume.finished.count({problem.key, sample}))
-        work.push_back({&problem, sample});
+    for (int sample = 0; sample < generation.samples; ++sample) {
+      if (!in_shard.owns(problem.key, sample) || resume.finished.count({problem.key, sample}))
+        continue;
+      const auto unfinished = resume.unfinished.find({problem.key, sample});
+      if (unfinished != resume.unfinished.end()) {
+        conversations.start(
+            resume_conversation(problem, sample, unfinished->second, generation.out, config.turns));
+      } else {
+        Conversation conversation;
+        conversation.problem = &problem;
+        conversation.sample = sample;
+        conversations.start(std::move(conversation));
+      }
+      ++pending;
+    }
   const int resumed = static_cast<int>(resume.finished.size());
-  stats.total = static_cast<int>(work.size()) + resumed;
+  stats.total = pending + resumed;
   stats.resumed = resumed;
-  generation_stats.total = static_cast<int>(work.size());
+  generation_stats.total = pending;
+  if (pending == 0) conversations.close();
 
   nlohmann::json doc = run_json(generation.run_info, "run", config.context, started);
   doc["fingerprint"] = generation.fingerprint;
   doc["samples_per_problem"] = generation.samples;
   doc["problems"] = config.problems;
   doc["resumed_samples"] = resumed;
+  if (!resume.unfinished.empty())
+    doc["resumed_conversations"] = static_cast<int>(resume.unfinished.size());
   if (!generation.shard.whole()) doc["shard"] = shard::shard_json(generation.shard);
   generate::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
 
   generate::SamplesLog log(samples_path);
-  Evaluator evaluator(config.eval, log, stats);
-  std::atomic<std::size_t> next{0};
+  EvalSettings eval = config.eval;
+  eval.annotate = [&](nlohmann::json& record, const std::string& compile_log) {
+    return conversations.annotate(record, compile_log);
+  };
+  eval.written = [&](const nlohmann::json& record) { conversations.written(record); };
+  Evaluator evaluator(eval, log, stats);
   std::mutex error_mutex;
   std::exception_ptr first_error;
+  std::atomic<bool> failed{false};
+  auto cancelled = [&] { return failed || (generation.cancel && generation.cancel->load()); };
   auto generate_loop = [&] {
     generate::SampleGenerator generator(generation, client, generation_stats);
-    while (!(generation.cancel && generation.cancel->load())) {
-      const std::size_t index = next++;
-      if (index >= work.size()) return;
+    while (auto conversation = conversations.next()) {
+      if (cancelled()) {  // not asked: --resume continues the conversation here
+        conversations.dropped();
+        continue;
+      }
       try {
-        nlohmann::json record = generator.generate(*work[index].problem, work[index].sample);
-        if (record.is_null()) continue;  // cancelled in flight: asked again on --resume
-        generate::count_generated(record, generation_stats);
+        nlohmann::json record =
+            generator.generate(*conversation->problem, conversation->sample, conversation->next);
+        if (record.is_null()) {  // cancelled in flight: asked again on --resume
+          conversations.dropped();
+          continue;
+        }
+        if (conversation->next.turn == 0) generate::count_generated(record, generation_stats);
+        conversations.asked(std::move(*conversation));
         evaluator.submit(std::move(record));
-      } catch (...) {  // pkb's own I/O failure: stop, keep what is recorded
+      } catch (...) {  // pkb's own failure: stop, keep what is recorded
         std::lock_guard<std::mutex> guard(error_mutex);
         if (!first_error) first_error = std::current_exception();
-        next = work.size();
+        failed = true;
+        conversations.close();
       }
     }
   };
   std::vector<std::thread> threads;
-  const int jobs = std::max(1, std::min<int>(generation.jobs, static_cast<int>(work.size())));
+  const int jobs = std::max(1, std::min<int>(generation.jobs, pending));
   for (int index = 0; index < jobs; ++index) threads.emplace_back(generate_loop);
+  // The queue closes itself when the last conversation ends; a cancel or a failed evaluator
+  // (which records nothing more) must close it from here, or the workers would wait forever.
+  while (!conversations.over() && !cancelled() && !evaluator.failed())
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (!conversations.over()) conversations.close();
   for (auto& thread : threads) thread.join();
   evaluator.finish();
   if (first_error) std::rethrow_exception(first_error);

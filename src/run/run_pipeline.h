@@ -1,13 +1,16 @@
 // `pkb run` without the command line: generation workers feed the evaluator (evaluator.h), so
-// answers compile while others are still being generated, and each sample's final record is
-// written once to samples.jsonl. Resumable: finished samples are skipped, a torn last line is
-// dropped and redone, api_error samples are asked again.
+// answers compile while others are still being generated, and each turn's final record is
+// written once to samples.jsonl; with --turns T a verdict goes back to the model as the next
+// turn (conversation.h). Resumable: finished samples are skipped, conversations continue at the
+// turn where they stopped, a torn last line is dropped and redone, api_error turns are asked again.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "src/generate/generator.h"
+#include "src/run/conversation.h"
 #include "src/run/evaluator.h"
 #include "src/run/run_json.h"
 #include "src/run/run_stats.h"
@@ -21,6 +24,9 @@ struct RunConfig {
   EvalSettings eval;  // eval.out and eval.cancel equal generation.out and generation.cancel
   RunContext context;
   nlohmann::json problems;  // run.json's problems list
+  TurnPolicy turns;         // --turns, --stop-speedup, --max-tokens-total
+  /// prompts/feedback.md or --feedback-template, loaded (and so checked) before the run starts.
+  std::shared_ptr<const feedback::FeedbackTemplate> feedback_template;
 };
 
 struct RunSummary {

@@ -89,8 +89,11 @@ nlohmann::json evaluated_record(nlohmann::json record, const std::string& catego
   if (run.is_object() && !run.value("log", "").empty())
     log += (log.empty() ? "" : "\n") + std::string("--- worker ---\n") + run.value("log", "");
   if (!log.empty()) {
+    const int turn = record.value("turn", 0);
     const std::string path = "logs/" + record.value("problem", "") + "/sample_" +
-                             std::to_string(record.value("sample", 0)) + ".txt";
+                             std::to_string(record.value("sample", 0)) +
+                             (turn > 0 ? ".turn_" + std::to_string(turn) : std::string()) +
+                             ".txt";
     generate::write_file_atomic(out / path, log, false);
     record["artifacts"]["log"] = path;
   }

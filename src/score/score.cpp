@@ -9,6 +9,7 @@
 #include "src/common/error.h"
 #include "src/score/bootstrap.h"
 #include "src/score/estimator.h"
+#include "src/score/turn_score.h"
 
 namespace pkb::score {
 namespace {
@@ -34,6 +35,7 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
                                               const std::vector<int>& pick,
                                               const std::vector<int>& ks, std::size_t p_count) {
   std::vector<double> pass(ks.size()), fast(p_count * ks.size());
+  std::vector<bool> too_few(ks.size());  // a problem has n < k: only possible at an early turn
   double scored = 0, log_sum = 0, timed = 0, past = 0, answers = 0, formats = 0, responses = 0;
   double tokens = 0, token_count = 0, latency = 0, latency_count = 0;
   std::vector<double> fractions;  // every trusted timed sample's fraction of the speed of light
@@ -48,14 +50,20 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
     if (tally.n == 0 || tally.unknown) continue;
     ++scored;
     for (std::size_t k = 0; k < ks.size(); ++k) {
+      if (ks[k] > tally.n) {
+        too_few[k] = true;
+        continue;
+      }
       pass[k] += unbiased_at_k(tally.n, tally.c, ks[k]);
       for (std::size_t p = 0; p < p_count; ++p)
         fast[p * ks.size() + k] += unbiased_at_k(tally.n, tally.fast[p], ks[k]);
     }
   }
   std::vector<std::optional<double>> out;
-  for (double value : pass) out.push_back(ratio(value, scored));
-  for (double value : fast) out.push_back(ratio(value, scored));
+  for (std::size_t k = 0; k < ks.size(); ++k)
+    out.push_back(too_few[k] ? std::nullopt : ratio(pass[k], scored));
+  for (std::size_t slot = 0; slot < fast.size(); ++slot)
+    out.push_back(too_few[slot % ks.size()] ? std::nullopt : ratio(fast[slot], scored));
   out.push_back(timed > 0 ? std::optional<double>(std::exp(log_sum / timed)) : std::nullopt);
   out.push_back(median(fractions));
   out.push_back(ratio(past, answers));
@@ -64,6 +72,8 @@ std::vector<std::optional<double>> metrics_of(const std::vector<const ProblemTal
   out.push_back(ratio(latency, latency_count));
   return out;
 }
+
+}  // namespace
 
 GroupScore score_group(const std::string& name, const std::vector<const ProblemTally*>& tallies,
                        const std::vector<int>& ks, const ScoreSettings& settings) {
@@ -96,6 +106,8 @@ GroupScore score_group(const std::string& name, const std::vector<const ProblemT
   }
   return group;
 }
+
+namespace {
 
 std::vector<int> choose_ks(const std::vector<ProblemTally>& tallies, const ScoreSettings& settings,
                            std::vector<std::string>& notes) {
@@ -133,6 +145,10 @@ std::string format_p(double p) {
 
 std::string fast_name(double p, int k) { return "fast_" + format_p(p) + "@" + std::to_string(k); }
 
+bool is_at_k_metric(const std::string& metric) {
+  return metric.rfind("pass@", 0) == 0 || metric.rfind("fast_", 0) == 0;
+}
+
 const Estimate* GroupScore::find(const std::string& metric) const {
   for (const auto& estimate : metrics)
     if (estimate.name == metric) return &estimate;
@@ -157,6 +173,8 @@ Score compute_score(Pool pool, const ScoreSettings& settings) {
   score.overall = score_group("all", all, score.ks, settings);
   for (const auto& [category, tallies] : by_category)
     score.categories.push_back(score_group(category, tallies, score.ks, settings));
+  score.turns = turn_count(score.pool);
+  score.per_turn = score_turns(score.pool, score.turns, score.ks, settings);
   int no_gpu = 0, not_evaluated = 0;  // compiled without a GPU; only generated (schema 1)
   for (const auto& tally : score.problems)
     if (tally.n > 0 && tally.unknown) ++(tally.statuses.count("compiled") ? no_gpu : not_evaluated);

@@ -40,6 +40,17 @@ struct GroupScore {
   const Estimate* find(const std::string& name) const;
 };
 
+/// The run-level numbers after `turn` answers (1-based): only records with turn < `turn` count, so
+/// a sample is correct at turn t when one of its first t answers is (docs/RESULTS.md, "Turns in
+/// scoring").
+struct TurnScore {
+  int turn = 1;
+  int correct = 0;        // c summed over problems: samples correct by this turn
+  std::vector<int> fast;  // f_p summed over problems, per p
+  GroupScore group;       // n (samples) and every metric as a point estimate, no intervals;
+                          // the reports show its pass@k and fast_p@k
+};
+
 struct Score {
   ScoreSettings settings;
   std::vector<int> ks;  // the ks used
@@ -48,11 +59,22 @@ struct Score {
   std::vector<ProblemTally> problems;
   GroupScore overall;
   std::vector<GroupScore> categories;
+  int turns = 1;                    // T: fingerprint.turns or the highest record turn + 1
+  std::vector<TurnScore> per_turn;  // turns 1..T; the last one equals `overall`'s point values
 };
 
-/// Scores a merged pool. Throws UsageError when an explicit k exceeds a problem's n (naming the
-/// problem and n), or a p is negative.
+/// Scores a merged pool, overall, per category and per turn. Throws UsageError when an explicit k
+/// exceeds a problem's n (naming the problem and n), or a p is negative; InputError for a
+/// fingerprint.turns that is not an integer >= 1.
 Score compute_score(Pool pool, const ScoreSettings& settings);
+
+/// Every metric over `tallies` as one group named `name`, with intervals when settings.bootstrap
+/// > 0. A pass@k or fast_p@k is null when a scored problem has fewer than k samples.
+GroupScore score_group(const std::string& name, const std::vector<const ProblemTally*>& tallies,
+                       const std::vector<int>& ks, const ScoreSettings& settings);
+
+/// Whether `metric` is an estimator at k (pass@k, fast_p@k): what a per-turn row reports.
+bool is_at_k_metric(const std::string& metric);
 
 /// "fast_1.5@5": p printed shortest ("1", "1.5").
 std::string fast_name(double p, int k);

@@ -28,6 +28,41 @@ nlohmann::json group_json(const GroupScore& group) {
           {"metrics", metrics}};
 }
 
+nlohmann::json fast_counts(const Score& score, const std::vector<int>& fast) {
+  nlohmann::json counts = nlohmann::json::object();
+  for (std::size_t p = 0; p < score.settings.ps.size(); ++p)
+    counts[format_p(score.settings.ps[p])] = fast[p];
+  return counts;
+}
+
+// One row per turn: counts and the estimators as plain numbers (point estimates, no intervals).
+nlohmann::json per_turn_json(const Score& score) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : score.per_turn) {
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const auto& estimate : row.group.metrics)
+      if (is_at_k_metric(estimate.name)) metrics[estimate.name] = optional_json(estimate.value);
+    rows.push_back({{"turn", row.turn},
+                    {"n", row.group.samples},
+                    {"c", row.correct},
+                    {"f_p", fast_counts(score, row.fast)},
+                    {"problems_scored", row.group.problems_scored},
+                    {"metrics", metrics}});
+  }
+  return rows;
+}
+
+// The same numbers as series against the turn, for plotting: {"turns": [1..T], "pass@1": [...]}.
+nlohmann::json curve_json(const Score& score) {
+  nlohmann::json curve = {{"turns", nlohmann::json::array()}};
+  for (const auto& row : score.per_turn) {
+    curve["turns"].push_back(row.turn);
+    for (const auto& estimate : row.group.metrics)
+      if (is_at_k_metric(estimate.name)) curve[estimate.name].push_back(optional_json(estimate.value));
+  }
+  return curve;
+}
+
 }  // namespace
 
 std::optional<double> problem_at_k(const ProblemTally& tally, int good, int k) {
@@ -84,10 +119,7 @@ nlohmann::json score_to_json(const Score& score) {
     row["category"] = tally.category;
     row["n"] = tally.n;
     row["c"] = tally.c;
-    nlohmann::json fast = nlohmann::json::object();
-    for (std::size_t p = 0; p < score.settings.ps.size(); ++p)
-      fast[format_p(score.settings.ps[p])] = tally.fast[p];
-    row["f_p"] = fast;
+    row["f_p"] = fast_counts(score, tally.fast);
     row["not_executed"] = tally.n > 0 && tally.unknown;
     problems.push_back(row);
   }
@@ -106,7 +138,9 @@ nlohmann::json score_to_json(const Score& score) {
           {"records_skipped", skipped},
           {"overall", group_json(score.overall)},
           {"categories", categories},
-          {"problems", problems}};
+          {"problems", problems},
+          {"per_turn", per_turn_json(score)},
+          {"curve", curve_json(score)}};
 }
 
 }  // namespace pkb::score

@@ -47,6 +47,41 @@ std::vector<GroupScore> breakdown_rows(const Score& score, Breakdown by) {
   return rows;
 }
 
+// The by-turn columns: pass@k per k, then fast_p@1 per p > 0 (fast_0 is pass).
+std::vector<std::string> turn_metrics(const Score& score) {
+  std::vector<std::string> names;
+  for (int k : score.ks) names.push_back("pass@" + std::to_string(k));
+  for (double p : score.settings.ps)
+    if (p > 0) names.push_back(fast_name(p, 1));
+  return names;
+}
+
+// Only for runs with refinement turns: a run of one turn prints what it always printed.
+void turn_table(std::ostringstream& out, const Score& score) {
+  if (score.turns <= 1) return;
+  const std::vector<std::string> columns = turn_metrics(score);
+  char line[160];
+  out << "\nby turn (turn t scores each sample's first t answers; no intervals)\n";
+  std::snprintf(line, sizeof line, "%-6s %8s %8s", "turn", "samples", "correct");
+  out << line;
+  for (const auto& column : columns) {
+    std::snprintf(line, sizeof line, " %12s", column.c_str());
+    out << line;
+  }
+  out << "\n";
+  for (const auto& row : score.per_turn) {
+    std::snprintf(line, sizeof line, "%-6d %8d %8d", row.turn, row.group.samples, row.correct);
+    out << line;
+    for (const auto& column : columns) {
+      const Estimate* estimate = row.group.find(column);
+      const std::string cell = number(estimate ? estimate->value : std::nullopt);
+      std::snprintf(line, sizeof line, " %12s", cell.c_str());
+      out << line;
+    }
+    out << "\n";
+  }
+}
+
 // A run without --world gives each problem its largest world size: the fingerprint holds 0.
 std::string world_text(const std::string& world) {
   return world == "0" ? "each problem's largest" : world;
@@ -63,7 +98,8 @@ std::string score_table(const Score& score, Breakdown by) {
       << "# model: " << fingerprint_field(score, "model")
       << "   hardware: " << (score.pool.hardware_key.empty() ? "?" : score.pool.hardware_key)
       << "   world: " << world_text(fingerprint_field(score, "world"))
-      << "   dtype: " << fingerprint_field(score, "dtype") << "\n"
+      << "   dtype: " << fingerprint_field(score, "dtype")
+      << (score.turns > 1 ? "   turns: " + std::to_string(score.turns) : std::string()) << "\n"
       << "# k: " << join_ints(score.ks) << "   intervals: 95%, " << score.settings.bootstrap
       << " bootstrap resamples over problems, seed " << score.settings.seed << "\n"
       << "# problems: " << all.problems << " (" << all.problems_scored << " scored, "
@@ -87,6 +123,7 @@ std::string score_table(const Score& score, Breakdown by) {
   for (const auto& [status, count] : all.statuses) out << " " << status << " " << count;
   out << (all.statuses.empty() ? " none\n" : "\n");
   for (const auto& note : score.notes) out << "note: " << note << "\n";
+  turn_table(out, score);
   const std::vector<GroupScore> rows = breakdown_rows(score, by);
   if (rows.empty()) return out.str();
   const std::vector<std::string> columns = breakdown_metrics(score);

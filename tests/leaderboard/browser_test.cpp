@@ -1,5 +1,6 @@
 // index.html in headless Chromium (Debian's `chromium`, flags for a closed network): the DOM holds
-// the table text, and a screenshot is not blank. Skips with the reason where chromium is absent.
+// the table text and both charts (a run with refinement turns is added to the tree), and a
+// screenshot is not blank. Skips with the reason where chromium is absent.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -34,7 +35,7 @@ TEST(LeaderboardBrowser, RendersTheTablesAndANonBlankScreenshot) {
   if (chromium.empty())
     GTEST_SKIP() << "chromium is not installed (apt install chromium): the page was not opened in a browser";
   const fs::path out = test::copy_fixture("tree").parent_path() / "board";
-  write_leaderboard(build_leaderboard(test::fixture_dir("tree"), 1, 100), out);
+  write_leaderboard(build_leaderboard(test::copy_tree_with_turns(), 1, 100), out);
   const std::string url = "file://" + (out / "index.html").string();
 
   const ProcessResult dom = run_chromium(chromium, out / "profile", {"--dump-dom", url});
@@ -45,7 +46,12 @@ TEST(LeaderboardBrowser, RendersTheTablesAndANonBlankScreenshot) {
   EXPECT_NE(dom.out.find("8x NVIDIA H100, W 8"), std::string::npos);
   EXPECT_NE(dom.out.find("evil &lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_EQ(dom.out.find("<script"), std::string::npos);  // the name stayed text
-  EXPECT_NE(dom.out.find("<polyline"), std::string::npos);
+  EXPECT_NE(dom.out.find("<polyline class=\"series\""), std::string::npos);
+  // The run with refinement turns: its by-turn table and the turn chart, both drawn as SVG.
+  EXPECT_NE(dom.out.find("<td class=\"num\">0.25 \u2192 0.62 \u2192 0.75</td>"), std::string::npos);
+  EXPECT_NE(dom.out.find("<svg class=\"turn-chart\""), std::string::npos);
+  EXPECT_NE(dom.out.find("<polyline class=\"turn-series\" data-metric=\"fast_1@1\""),
+            std::string::npos);
 
   // A blank page's screenshot is the yardstick: the leaderboard's must be much larger (PNG
   // compresses a single colour to almost nothing).

@@ -82,6 +82,50 @@ TEST(Leaderboard, MarkdownHasOneTablePerGroupWithIntervals) {
   EXPECT_NE(markdown.find("<a id=\"g2-r1\"></a>"), std::string::npos);
 }
 
+// The `turns` run (tests/score/turn_score_test.cpp has its values by hand) joins model-a and
+// model-b on 8x H200, W 8: that group alone gets the by-turn table and chart, and the runs of one
+// turn show their one value. In the chart, x = 50 + 400 (t - 1) / 2 and y = 20 + 260 (1 - value).
+TEST(Leaderboard, ShowsPassAndFastByTurnWhereARunHasTurns) {
+  const Leaderboard board = build_leaderboard(test::copy_tree_with_turns(), 1, 100);
+  ASSERT_EQ(board.groups.size(), 3u);
+  EXPECT_EQ(group_turns(board.groups[0]), 1);
+  EXPECT_EQ(group_turns(board.groups[2]), 3);
+  const std::string markdown = render_markdown(board);
+  const std::string heading = "### By turn (turn t scores each sample's first t answers)";
+  ASSERT_NE(markdown.find(heading), std::string::npos) << markdown;
+  EXPECT_EQ(markdown.find(heading), markdown.rfind(heading)) << "only the group with turns";
+  EXPECT_LT(markdown.find("## 8x NVIDIA H200, W 8"), markdown.find(heading));
+  EXPECT_NE(markdown.find("| model | turns | pass@1 by turn | fast_1@1 by turn |\n"),
+            std::string::npos);
+  EXPECT_NE(markdown.find("| replay:fixture\\-turns | 3 | 0.25 \u2192 0.62 \u2192 0.75 | "
+                          "0.12 \u2192 0.50 \u2192 0.62 |\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| replay:model\\-a | 1 | 0.75 | 0.50 |\n"), std::string::npos)
+      << markdown;
+
+  const std::string html = render_html(board);
+  EXPECT_NE(html.find("<td class=\"num\">0.25 \u2192 0.62 \u2192 0.75</td>"), std::string::npos);
+  ASSERT_EQ(html.find("<svg class=\"turn-chart\""), html.rfind("<svg class=\"turn-chart\""));
+  EXPECT_NE(html.find("data-metric=\"pass@1\" fill=\"none\" stroke-width=\"2\" "
+                      "stroke-dasharray=\"none\""),
+            std::string::npos);
+  EXPECT_NE(html.find("points=\"50.0,215.0 250.0,117.5 450.0,85.0\""), std::string::npos) << html;
+  EXPECT_NE(html.find("points=\"50.0,247.5 250.0,150.0 450.0,117.5\""), std::string::npos) << html;
+  EXPECT_NE(html.find("<title>replay:fixture-turns: fast_1@1 after turn 2 = 0.50</title>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+}
+
+TEST(Leaderboard, ShowsNoTurnsWhereNoRunHasThem) {
+  const Leaderboard board = fixture_board();
+  EXPECT_EQ(render_markdown(board).find("By turn"), std::string::npos);
+  const std::string html = render_html(board);
+  EXPECT_EQ(html.find("By turn"), std::string::npos);
+  EXPECT_EQ(html.find("turn-chart"), std::string::npos);
+}
+
 TEST(Leaderboard, NamesTheInvalidDirectory) {
   const auto root = test::copy_fixture("tree");
   test::write_text(root / "h200" / "model-b" / "samples.jsonl", "{not json\n");

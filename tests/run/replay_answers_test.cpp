@@ -75,11 +75,32 @@ TEST(ReplayAnswers, ResolvesARelativeDirAgainstTheSourceTree) {
 
 TEST(ReplayAnswers, TheBundledAnswersCoverSixProblemsWithFourSamples) {
   ReplayClient client(fs::path(PKB_SOURCE_DIR) / "examples/replay");
-  EXPECT_EQ(client.size(), 24u);
+  EXPECT_EQ(client.size(), 24u + 4u);  // and a second turn for each sample of 001_allreduce
   for (const std::string key : {"001_allreduce", "002_allgather", "003_broadcast", "004_reduce",
                                 "007_reducescatter", "016_gemm_reducescatter"})
     for (int sample = 0; sample < 4; ++sample)
       EXPECT_TRUE(client.generate(request(key, sample, "any prompt")).ok()) << key << " " << sample;
+}
+
+TEST(ReplayAnswers, ALaterTurnReadsItsOwnAnswerFileAndNeverTurnZeros) {
+  const fs::path dir = temp_dir("turns");
+  write(dir / "answers/001_allreduce/sample_1.md", "first answer");
+  write(dir / "answers/001_allreduce/sample_1.turn_2.md", "third answer");
+  ReplayClient client(dir);
+  auto ask = [&](int turn) {
+    model::ModelRequest asked = request("001_allreduce", 1, "feedback");
+    asked.turn = turn;
+    for (int index = 0; index < turn; ++index) asked.history.push_back({"q", "a"});
+    return client.generate(asked);
+  };
+  ASSERT_TRUE(ask(0).ok());
+  EXPECT_EQ(ask(0).result->text, "first answer");
+  ASSERT_TRUE(ask(2).ok());
+  EXPECT_EQ(ask(2).result->text, "third answer");
+  const auto missing = ask(1);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.failure->message.find("sample_1.turn_1.md"), std::string::npos)
+      << missing.failure->message;
 }
 
 }  // namespace

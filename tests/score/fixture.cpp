@@ -21,6 +21,12 @@ fs::path copy_fixture(const std::string& name) {
   return copy;
 }
 
+fs::path copy_tree_with_turns() {
+  const fs::path root = copy_fixture("tree");
+  fs::copy(fixture_dir("turns"), root / "h200" / "model-turns", fs::copy_options::recursive);
+  return root;
+}
+
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;

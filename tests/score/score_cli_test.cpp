@@ -21,6 +21,46 @@ TEST(ScoreCli, PrintsJsonWithIntervals) {
   EXPECT_EQ(doc["settings"]["k"], nlohmann::json({1, 3}));
 }
 
+// The `turns` fixture: per-turn values by hand in tests/score/turn_score_test.cpp.
+TEST(ScoreCli, ReportsEveryMetricPerTurn) {
+  const PkbRun run =
+      run_pkb("score " + quoted(fixture_dir("turns")) + " --k 1,2 --p 0,1,1.5 --json --bootstrap 100");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  const std::vector<double> pass1 = {1.0 / 4, 5.0 / 8, 3.0 / 4};
+  const std::vector<double> pass2 = {5.0 / 12, 11.0 / 12, 11.0 / 12};
+  const std::vector<double> fast1 = {1.0 / 8, 1.0 / 2, 5.0 / 8};
+  ASSERT_EQ(doc["per_turn"].size(), 3u) << run.out;
+  EXPECT_EQ(doc["curve"]["turns"], nlohmann::json({1, 2, 3}));
+  for (std::size_t index = 0; index < 3; ++index) {
+    const nlohmann::json& row = doc["per_turn"][index];
+    EXPECT_EQ(row["turn"], index + 1);
+    EXPECT_EQ(row["n"], 8);
+    EXPECT_EQ(row["c"], (std::vector<int>{2, 5, 6})[index]);
+    EXPECT_NEAR(row["metrics"]["pass@1"].get<double>(), pass1[index], 1e-9);
+    EXPECT_NEAR(row["metrics"]["pass@2"].get<double>(), pass2[index], 1e-9);
+    EXPECT_NEAR(row["metrics"]["fast_1@1"].get<double>(), fast1[index], 1e-9);
+    EXPECT_NEAR(doc["curve"]["pass@1"][index].get<double>(), pass1[index], 1e-9);
+    EXPECT_NEAR(doc["curve"]["fast_1@1"][index].get<double>(), fast1[index], 1e-9);
+  }
+  // The last turn is the whole run, whose numbers keep their intervals.
+  EXPECT_NEAR(doc["overall"]["metrics"]["pass@1"]["value"].get<double>(), pass1.back(), 1e-12);
+  EXPECT_TRUE(doc["overall"]["metrics"]["pass@1"]["low"].is_number());
+
+  const PkbRun table = run_pkb("score " + quoted(fixture_dir("turns")));
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find(
+                "\nturn    samples  correct       pass@1     fast_1@1   fast_1.5@1     fast_2@1\n"
+                "1             8        2        0.250        0.125        0.125        0.000\n"
+                "2             8        5        0.625        0.500        0.250        0.000\n"
+                "3             8        6        0.750        0.625        0.250        0.000\n"),
+            std::string::npos)
+      << table.out;
+  const PkbRun single = run_pkb("score " + quoted(fixture_dir("basic")));
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  EXPECT_EQ(single.out.find("by turn"), std::string::npos) << single.out;
+}
+
 TEST(ScoreCli, RefusesKAboveNWithExitTwo) {
   const PkbRun run = run_pkb("score " + quoted(fixture_dir("basic")) + " --k 1,10");
   EXPECT_EQ(run.exit_code, 2);
