@@ -2,6 +2,9 @@
 // others mostly read the cache, which keeps the program well under a minute.
 #include "tests/run/run_cli_fixture.h"
 
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +13,17 @@
 #include "tests/e2e/run_pkb.h"
 
 namespace pkb::test {
+
+::pid_t spawn_pkb(const std::string& args) {
+  const std::string command = std::string("exec '") + PKB_BINARY + "' --problems-dir '" +
+                              PKB_SOURCE_DIR + "/problems' " + args + " >/dev/null 2>&1";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
 
 std::string run_args(const std::string& out, const std::string& extra) {
   static const std::string cache = make_temp_dir("run_cache");

@@ -3,6 +3,8 @@
 // uninterrupted run per test process to compare against.
 #pragma once
 
+#include <sys/types.h>
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,6 +20,10 @@ using SampleKey = std::pair<std::string, int>;
 std::string run_args(const std::string& out, const std::string& extra = "");
 
 std::vector<nlohmann::json> read_records(const std::string& path);
+
+/// Starts `pkb ARGS` (with the source tree's problems) in the background, output discarded, for
+/// tests that kill it; returns its pid.
+::pid_t spawn_pkb(const std::string& args);
 nlohmann::json read_json(const std::string& path);
 
 /// (problem, sample) -> status promised by examples/replay/expected.json; with `gpu` false,

@@ -19,17 +19,6 @@
 namespace pkb::test {
 namespace {
 
-pid_t spawn_pkb(const std::string& args) {
-  const std::string command = std::string("exec '") + PKB_BINARY + "' --problems-dir '" +
-                              PKB_SOURCE_DIR + "/problems' " + args + " >/dev/null 2>&1";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  return pid;
-}
-
 // Parseable lines by id; only the last line may be torn.
 std::multiset<SampleKey> ids_so_far(const std::string& path, bool& torn_inside) {
   std::multiset<SampleKey> ids;

@@ -4,12 +4,18 @@
 // an api_error resumes at the turn where it stopped with the same history; the token budget
 // lowers the last request's cap and ends the conversation.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <random>
 #include <sstream>
+#include <thread>
 
 #include "tests/e2e/run_pkb.h"
 #include "tests/model/fake_provider.h"
@@ -67,6 +73,12 @@ std::map<std::pair<int, int>, nlohmann::json> by_turn(const std::string& out) {
     records[id] = std::move(record);
   }
   return records;
+}
+
+// Lines a writer has finished (a record is one write ending in '\n'); safe while pkb appends.
+std::size_t complete_lines(const std::string& path) {
+  const std::string text = slurp(path);
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 bool judged_past_compile(const std::string& status) {
@@ -257,6 +269,49 @@ TEST(RunTurns, TheBundledReplayAnswersFixEverySampleOf001AtTheSecondTurn) {
         << records.at({sample, 1}).dump();
     EXPECT_EQ(records.at({sample, 1})["conversation"]["end"], "turns");
   }
+}
+
+TEST(RunTurns, KilledMidConversationThenResumedEndsWithEveryTurnOnce) {
+  // --no-cache keeps every compile real, so the two-turn run of 001's 4 samples lasts long enough
+  // for kills to land between a turn's record and the next turn's.
+  const std::string out = make_temp_dir("turns_kill") + "/out";
+  const std::string args = run_args(out, "--problems 1 --turns 2 --no-cache");
+  std::mt19937 random(std::random_device{}());
+  int killed = 0;
+  std::size_t on_disk = 0;
+  for (int kill_index = 0; kill_index < 3; ++kill_index) {
+    const ::pid_t pid = spawn_pkb(args + (kill_index ? " --resume" : ""));
+    ASSERT_GT(pid, 0);
+    // Each kill waits for one more turn on disk than the last left (or the end), then a random
+    // moment more, so it falls somewhere inside a conversation.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (complete_lines(out + "/samples.jsonl") <= on_disk &&
+           std::chrono::steady_clock::now() < deadline && ::waitpid(pid, nullptr, WNOHANG) == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double seconds = std::uniform_real_distribution<double>(0.0, 0.4)(random);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) ++killed;
+    const auto so_far = by_turn(out);  // no (sample, turn) twice at any point
+    on_disk = so_far.size();
+    std::cout << "kill " << kill_index << " " << seconds
+              << " s after a new turn: " << (WIFSIGNALED(status) ? "killed" : "had finished")
+              << ", " << so_far.size() << " turns on disk\n";
+  }
+  const PkbRun last = run_pkb(args + " --resume");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  const auto records = by_turn(out);
+  ASSERT_EQ(records.size(), 8u);
+  for (int sample = 0; sample < 4; ++sample) {
+    const auto& first = records.at({sample, 0});
+    ASSERT_TRUE(first["feedback"].is_object()) << first.dump();
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + first["feedback"]["file"].get<std::string>()));
+    EXPECT_TRUE(judged_past_compile(records.at({sample, 1})["status"]))
+        << records.at({sample, 1}).dump();
+  }
+  if (killed == 0) std::cout << "note: no kill landed while pkb ran (it finished first)\n";
 }
 
 }  // namespace
