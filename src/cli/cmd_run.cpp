@@ -84,6 +84,9 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     config.generation = std::move(prepared.config);
     config.generation.fingerprint["samples"] = flags->samples;
     config.generation.fingerprint["trials"] = eval_flags->trials;
+    // Only when set, so timed runs keep the fingerprint they always had: an untimed run has no
+    // speedups, and pooled with timed ones it would dilute fast_p.
+    if (eval_flags->no_timing) config.generation.fingerprint["no_timing"] = true;
     add_turn_fingerprint(*turn_flags, feedback_sha256, config.generation.fingerprint);
     config.generation.run_info["command"] = "pkb run" + model_flags_text(*flags) +
                                             eval_flags_text(*eval_flags) +

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <set>
 #include <thread>
 
 #include "src/common/error.h"
@@ -42,19 +43,27 @@ void check_out_dir(const GenerateConfig& config) {
     if (existing.is_discarded() || !existing.contains("fingerprint"))
       throw InputError(run_json.string() +
                        ": fingerprint: expected the settings of a pkb generate run, got none");
-    for (const auto& [name, value] : config.fingerprint.items())
-      if (!existing["fingerprint"].contains(name) || existing["fingerprint"][name] != value)
-        throw UsageError("--resume: " + out.string() + " was generated with " + name + " = " +
-                         (existing["fingerprint"].contains(name)
-                              ? existing["fingerprint"][name].dump()
-                              : "(unset)") +
-                         ", not " + value.dump());
+    // Both ways: a field only the directory has (e.g. no_timing) differs as much as a value.
+    std::set<std::string> names;
+    for (const auto& item : config.fingerprint.items()) names.insert(item.key());
+    for (const auto& item : existing["fingerprint"].items()) names.insert(item.key());
+    for (const auto& name : names) {
+      const auto& recorded = existing["fingerprint"];
+      const bool had = recorded.contains(name), has = config.fingerprint.contains(name);
+      if (had && has && recorded[name] == config.fingerprint[name]) continue;
+      throw UsageError("--resume: " + out.string() + " was generated with " + name + " = " +
+                       (had ? recorded[name].dump() : "(unset)") + ", not " +
+                       (has ? config.fingerprint[name].dump() : "(unset)"));
+    }
     const nlohmann::json shard = existing.value("shard", nlohmann::json());
     if (shard != shard::shard_json(config.shard))
-      throw UsageError("--resume: " + out.string() + " holds " +
-                       (shard.is_null() ? std::string("the whole run")
-                                        : "shard " + shard::shard_text({shard.value("index", 0), shard.value("count", 1)})) +
-                       ", not " + (config.shard.whole() ? std::string("the whole run") : shard::shard_text(config.shard)));
+      throw UsageError(
+          "--resume: " + out.string() + " holds " +
+          (shard.is_null()
+               ? std::string("the whole run")
+               : "shard " + shard::shard_text({shard.value("index", 0), shard.value("count", 1)})) +
+          ", not " +
+          (config.shard.whole() ? std::string("the whole run") : shard::shard_text(config.shard)));
   } else if (!std::filesystem::is_empty(out) &&
              !(std::filesystem::exists(out / ".lock") &&
                std::distance(std::filesystem::directory_iterator(out),

@@ -65,13 +65,17 @@ nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateC
   fingerprint["samples"] = doc.value("samples_per_problem", fingerprint.value("samples", 0));
   // Each turn's answer is judged again as it was recorded; a run's conversations are not replayed.
   fingerprint["turns"] = fingerprint.value("turns", 1);
+  fingerprint.erase("no_timing");  // as in pkb run: present only for an untimed evaluation
+  if (!config.eval.time) fingerprint["no_timing"] = true;
   return fingerprint;
 }
 
 void check_same_settings(const nlohmann::json& doc, const EvaluateConfig& config) {
   const auto& fingerprint = doc["fingerprint"];
-  const std::pair<std::string, nlohmann::json> asked[] = {{"trials", config.eval.trials},
-                                                          {"dims", config.dims}};
+  const std::pair<std::string, nlohmann::json> asked[] = {
+      {"trials", config.eval.trials},
+      {"dims", config.dims},
+      {"no_timing", config.eval.time ? nlohmann::json() : nlohmann::json(true)}};
   for (const auto& [name, value] : asked)
     if (fingerprint.value(name, nlohmann::json()) != value)
       throw UsageError("pkb evaluate " + config.dir.string() + ": evaluated before with " + name +

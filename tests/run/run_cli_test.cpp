@@ -109,6 +109,21 @@ TEST(RunCli, ALockedDirectoryRefusesASecondRun) {
             "pkb: error: --out " + run.out + ": another pkb process is writing there\n");
 }
 
+TEST(RunCli, AnUntimedRunSaysSoInItsFingerprintAndResumesOnlyUntimed) {
+  const std::string out = make_temp_dir("run_no_timing") + "/out";
+  const PkbRun untimed = run_pkb(run_args(out, "--problems 1 --no-timing"));
+  ASSERT_EQ(untimed.exit_code, 0) << untimed.err;
+  EXPECT_EQ(read_json(out + "/run.json")["fingerprint"]["no_timing"], true);
+  const PkbRun timed = run_pkb(run_args(out, "--problems 1 --resume"));
+  EXPECT_EQ(timed.exit_code, 2);
+  EXPECT_EQ(timed.err,
+            "pkb: error: --resume: " + out + " was generated with no_timing = true, not (unset)\n");
+  EXPECT_EQ(run_pkb(run_args(out, "--problems 1 --no-timing --resume")).exit_code, 0);
+  // A timed run's fingerprint has no such field (and so still matches runs made before it).
+  EXPECT_FALSE(
+      read_json(uninterrupted_run().out + "/run.json")["fingerprint"].contains("no_timing"));
+}
+
 TEST(RunCli, BadInputIsOneLineAndExitTwo) {
   const Baseline& run = uninterrupted_run();
   const std::string fresh = make_temp_dir("run_bad") + "/out";
