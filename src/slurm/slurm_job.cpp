@@ -30,7 +30,8 @@ std::string pkb_prefix(const SlurmJob& job) {
 
 std::string shell_quote(const std::string& text) {
   const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string("/._-:=,+@%").find(c) != std::string::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string("/._-:=,+@%").find(c) != std::string::npos;
   });
   if (plain) return text;
   std::string quoted = "'";
@@ -40,10 +41,12 @@ std::string shell_quote(const std::string& text) {
 
 PkbCommand parse_pkb_args(const std::vector<std::string>& args) {
   if (args.empty())
-    throw UsageError("pkb slurm submit: give the pkb command after --, e.g. -- run --model M --out DIR");
+    throw UsageError(
+        "pkb slurm submit: give the pkb command after --, e.g. -- run --model M --out DIR");
   PkbCommand command;
   command.subcommand = args.front();
-  if (command.subcommand != "run" && command.subcommand != "evaluate" && command.subcommand != "generate")
+  if (command.subcommand != "run" && command.subcommand != "evaluate" &&
+      command.subcommand != "generate")
     throw UsageError("pkb slurm submit -- " + command.subcommand +
                      ": expected run, evaluate or generate after --");
   for (std::size_t index = 1; index < args.size(); ++index) {
@@ -54,6 +57,11 @@ PkbCommand parse_pkb_args(const std::vector<std::string>& args) {
     if (args[index] == "--out" && index + 1 < args.size()) {
       command.results = args[index + 1];
       command.out_value = index + 1;
+      command.out_inline = false;
+    } else if (args[index].rfind("--out=", 0) == 0) {
+      command.results = args[index].substr(6);
+      command.out_value = index;
+      command.out_inline = true;
     }
   }
   if (command.results.empty())
@@ -66,21 +74,26 @@ std::string array_script(const SlurmJob& job) {
   const PkbCommand command = parse_pkb_args(job.args);
   const std::string count = std::to_string(job.nodes);
   std::string text = "#!/bin/bash\n";
-  text += "# pkb " + command.subcommand + " in " + count + " shards, one array task per node; written by\n";
-  text += "# `pkb slurm submit` (docs/SCALE.md). Task I writes " + command.results + "/shard-I; the\n";
+  text += "# pkb " + command.subcommand + " in " + count +
+          " shards, one array task per node; written by\n";
+  text +=
+      "# `pkb slurm submit` (docs/SCALE.md). Task I writes " + command.results + "/shard-I; the\n";
   text += "# merge job (merge.sbatch) runs after every task succeeded.\n";
   text += sbatch_common(job, "pkb-" + command.subcommand);
   text += "#SBATCH --array=0-" + std::to_string(job.nodes - 1) + "\n";
   text += "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --exclusive\n";
-  if (job.gpus_per_node > 0) text += "#SBATCH --gpus-per-node=" + std::to_string(job.gpus_per_node) + "\n";
+  if (job.gpus_per_node > 0)
+    text += "#SBATCH --gpus-per-node=" + std::to_string(job.gpus_per_node) + "\n";
   text += "#SBATCH --output=" + command.results + "/slurm/shard-%a.out\n";
   text += "set -euo pipefail\n";
   text += "shard=${SLURM_ARRAY_TASK_ID:?run this script with sbatch}\n";
   text += "echo \"pkb: shard $shard/" + count + " on $(hostname) at $(date -u +%FT%TZ)\"\n";
   std::string line = "exec " + pkb_prefix(job);
   for (std::size_t index = 0; index < job.args.size(); ++index)
-    line += " " + (index == command.out_value ? shell_quote(command.results) + "/shard-\"$shard\""
-                                              : shell_quote(job.args[index]));
+    line +=
+        " " + (index == command.out_value ? (command.out_inline ? "--out=" : "") +
+                                                shell_quote(command.results) + "/shard-\"$shard\""
+                                          : shell_quote(job.args[index]));
   line += " --shard \"$shard/" + count + "\"";
   // A requeued task (node failure) continues its own shard instead of refusing a used --out;
   // `pkb evaluate` continues by itself.

@@ -8,13 +8,13 @@
 namespace pkb::slurm {
 
 struct SlurmJob {
-  int nodes = 1;              // N: array tasks, shards and nodes
-  std::string partition;      // "" = the cluster's default
-  int gpus_per_node = 0;      // 0 = ask for none (the partition's nodes come whole: --exclusive)
-  std::string time;           // sbatch --time, "" = the partition's limit
-  std::string pkb;            // absolute path of the pkb binary the nodes run
-  std::string problems_dir;   // --problems-dir for the tasks, "" = pkb's default
-  std::string workdir;        // absolute: the tasks run there, relative paths resolve there
+  int nodes = 1;             // N: array tasks, shards and nodes
+  std::string partition;     // "" = the cluster's default
+  int gpus_per_node = 0;     // 0 = ask for none (the partition's nodes come whole: --exclusive)
+  std::string time;          // sbatch --time, "" = the partition's limit
+  std::string pkb;           // absolute path of the pkb binary the nodes run
+  std::string problems_dir;  // --problems-dir for the tasks, "" = pkb's default
+  std::string workdir;       // absolute: the tasks run there, relative paths resolve there
   std::vector<std::string> args;  // "run --model ... --out RESULTS" (or evaluate/generate)
 };
 
@@ -23,7 +23,8 @@ struct SlurmJob {
 struct PkbCommand {
   std::string subcommand;
   std::string results;
-  std::size_t out_value = 0;  // index in args of RESULTS
+  std::size_t out_value = 0;  // index in args of RESULTS (or of --out=RESULTS)
+  bool out_inline = false;    // written as --out=RESULTS
 };
 PkbCommand parse_pkb_args(const std::vector<std::string>& args);
 

@@ -19,19 +19,33 @@ SlurmJob job_of(std::vector<std::string> args) {
 }
 
 TEST(SlurmJob, ArrayScriptRunsOneShardPerTask) {
-  SlurmJob job = job_of({"run", "--model", "replay:examples/replay", "--samples", "2", "--out", "results/x"});
+  SlurmJob job =
+      job_of({"run", "--model", "replay:examples/replay", "--samples", "2", "--out", "results/x"});
   job.partition = "h100";
   job.gpus_per_node = 8;
   job.time = "02:00:00";
   const std::string script = array_script(job);
-  for (const char* line : {"#!/bin/bash\n", "#SBATCH --array=0-2\n", "#SBATCH --exclusive\n", "#SBATCH --nodes=1\n",
-                           "#SBATCH --partition=h100\n", "#SBATCH --gpus-per-node=8\n", "#SBATCH --time=02:00:00\n",
-                           "#SBATCH --chdir=/scratch/me\n", "#SBATCH --output=results/x/slurm/shard-%a.out\n"})
+  for (const char* line :
+       {"#!/bin/bash\n", "#SBATCH --array=0-2\n", "#SBATCH --exclusive\n", "#SBATCH --nodes=1\n",
+        "#SBATCH --partition=h100\n", "#SBATCH --gpus-per-node=8\n", "#SBATCH --time=02:00:00\n",
+        "#SBATCH --chdir=/scratch/me\n", "#SBATCH --output=results/x/slurm/shard-%a.out\n"})
     EXPECT_NE(script.find(line), std::string::npos) << line << "\n" << script;
   EXPECT_NE(script.find("exec /opt/pkb/pkb run --model replay:examples/replay --samples 2 --out "
                         "results/x/shard-\"$shard\" --shard \"$shard/3\" --resume\n"),
             std::string::npos)
       << script;
+}
+
+TEST(SlurmJob, TakesTheResultsDirectoryFromOutEqualsToo) {
+  const SlurmJob job = job_of({"run", "--out=results/y", "--turns", "3"});
+  const std::string script = array_script(job);
+  EXPECT_NE(script.find("exec /opt/pkb/pkb run --out=results/y/shard-\"$shard\" --turns 3 --shard "
+                        "\"$shard/3\" --resume\n"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("#SBATCH --output=results/y/slurm/shard-%a.out\n"), std::string::npos);
+  EXPECT_NE(merge_script(job).find("merge results/y \\\n  results/y/shard-0"), std::string::npos)
+      << merge_script(job);
 }
 
 TEST(SlurmJob, LeavesOutWhatWasNotAskedFor) {
@@ -42,17 +56,20 @@ TEST(SlurmJob, LeavesOutWhatWasNotAskedFor) {
 
 TEST(SlurmJob, EvaluateTasksContinueWithoutResume) {
   const std::string script = array_script(job_of({"evaluate", "gen/dir", "--out", "r"}));
-  EXPECT_NE(script.find(" evaluate gen/dir --out r/shard-\"$shard\" --shard \"$shard/3\"\n"), std::string::npos) << script;
+  EXPECT_NE(script.find(" evaluate gen/dir --out r/shard-\"$shard\" --shard \"$shard/3\"\n"),
+            std::string::npos)
+      << script;
 }
 
 TEST(SlurmJob, MergeScriptNamesEveryShard) {
   SlurmJob job = job_of({"run", "--out", "results/my run"});
   job.problems_dir = "/src/pkb/problems";
   const std::string script = merge_script(job);
-  EXPECT_NE(script.find("exec /opt/pkb/pkb --problems-dir /src/pkb/problems merge 'results/my run' \\\n"
-                        "  'results/my run'/shard-0 \\\n  'results/my run'/shard-1 \\\n"
-                        "  'results/my run'/shard-2\n"),
-            std::string::npos)
+  EXPECT_NE(
+      script.find("exec /opt/pkb/pkb --problems-dir /src/pkb/problems merge 'results/my run' \\\n"
+                  "  'results/my run'/shard-0 \\\n  'results/my run'/shard-1 \\\n"
+                  "  'results/my run'/shard-2\n"),
+      std::string::npos)
       << script;
   EXPECT_NE(script.find("#SBATCH --output=results/my run/slurm/merge.out\n"), std::string::npos);
 }
@@ -68,8 +85,11 @@ TEST(SlurmJob, RefusesCommandsItCannotSplit) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{}, "pkb slurm submit: give the pkb command after --, e.g. -- run --model M --out DIR"},
       {{"score", "x"}, "pkb slurm submit -- score: expected run, evaluate or generate after --"},
-      {{"run", "--model", "m"}, "pkb slurm submit -- run: name the results directory with --out DIR (the shards go to DIR/shard-I)"},
-      {{"run", "--out", "r", "--shard", "0/2"}, "pkb slurm submit -- ... --shard: each array task sets it; leave it out"},
+      {{"run", "--model", "m"},
+       "pkb slurm submit -- run: name the results directory with --out DIR (the shards go to "
+       "DIR/shard-I)"},
+      {{"run", "--out", "r", "--shard", "0/2"},
+       "pkb slurm submit -- ... --shard: each array task sets it; leave it out"},
   };
   for (const auto& [args, message] : cases) {
     try {
