@@ -6,7 +6,6 @@
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/generate/durable_file.h"
 
 namespace pkb::cli {
 
@@ -52,8 +51,10 @@ std::shared_ptr<const feedback::FeedbackTemplate> load_feedback_template(const T
   } else if (!std::filesystem::is_regular_file(path)) {
     throw UsageError("--feedback-template " + flags.feedback_template + ": no such file");
   }
-  sha256 = sha256_hex(generate::read_file(path));
-  return std::make_shared<const feedback::FeedbackTemplate>(feedback::FeedbackTemplate::load(path));
+  auto loaded =
+      std::make_shared<const feedback::FeedbackTemplate>(feedback::FeedbackTemplate::load(path));
+  sha256 = sha256_hex(loaded->text());
+  return loaded;
 }
 
 void add_turn_fingerprint(const TurnFlags& flags, const std::string& template_sha256,

@@ -38,6 +38,7 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
                            {"dtype", dtype_name(problem.dtype)},
                            {"prompt_sha256", problem.prompt.sha256},
                            {"cache_key", key.sha256}};
+  if (turn.turn > 0) record["conversation_sha256"] = shown_sha;
   std::optional<CacheEntry> entry = cache_.load(key);
   const bool from_cache = entry.has_value();
   if (!entry) {
@@ -79,7 +80,6 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
     record["request_id"] = entry->request_id;
   }
   record["from_cache"] = from_cache;
-  if (turn.turn > 0) record["conversation_sha256"] = shown_sha;
   describe_answer(sample_dir(problem.key, sample, turn.turn), *entry, record);
   record["time"] = utc_now_iso();
   return record;
@@ -141,12 +141,17 @@ void SampleGenerator::note_resolved_model(const std::string& model) {
   }
 }
 
+std::optional<long long> output_tokens_of(const nlohmann::json& record) {
+  const auto usage = record.find("usage");
+  if (usage == record.end() || !usage->is_object()) return std::nullopt;
+  const auto tokens = usage->find("output_tokens");
+  if (tokens == usage->end() || !tokens->is_number()) return std::nullopt;
+  return tokens->get<long long>();
+}
+
 void count_generated(const nlohmann::json& record, GenerateStats& stats) {
   const std::string status = record.value("status", "");
-  const auto usage = record.find("usage");
-  if (usage != record.end() && usage->is_object() && usage->contains("output_tokens") &&
-      usage->at("output_tokens").is_number())
-    stats.output_tokens += usage->at("output_tokens").get<long long>();
+  stats.output_tokens += output_tokens_of(record).value_or(0);
   if (status == "generated") {
     ++stats.generated;
   } else {

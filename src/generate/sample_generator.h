@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "src/generate/generator.h"
 
@@ -35,6 +36,9 @@ class SampleGenerator {
   GenerateStats& stats_;
   ResponseCache cache_;
 };
+
+/// usage.output_tokens of a record; empty when the provider did not report it.
+std::optional<long long> output_tokens_of(const nlohmann::json& record);
 
 /// Counts a finished generation record into the progress counters (done, generated, failures).
 void count_generated(const nlohmann::json& record, GenerateStats& stats);

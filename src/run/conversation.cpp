@@ -9,14 +9,6 @@
 namespace pkb::run {
 namespace {
 
-std::optional<long long> output_tokens_of(const nlohmann::json& record) {
-  const auto usage = record.find("usage");
-  if (usage == record.end() || !usage->is_object()) return std::nullopt;
-  const auto tokens = usage->find("output_tokens");
-  if (tokens == usage->end() || !tokens->is_number()) return std::nullopt;
-  return tokens->get<long long>();
-}
-
 // The per-request cap of the next turn: --max-tokens, lowered to what the budget has left.
 int next_max_tokens(const TurnPolicy& policy, long long spent) {
   if (policy.max_tokens_total <= 0) return 0;
@@ -76,7 +68,7 @@ Conversation resume_conversation(const generate::ProblemPrompt& problem, int sam
                              "the answer of turn " + std::to_string(record.value("turn", 0)))});
     user = read_artifact(out, feedback_file_of(record),
                          "the feedback on turn " + std::to_string(record.value("turn", 0)));
-    conversation.output_tokens += output_tokens_of(record).value_or(0);
+    conversation.output_tokens += generate::output_tokens_of(record).value_or(0);
   }
   conversation.next.turn = static_cast<int>(records.size());
   conversation.next.user = user;
@@ -115,8 +107,7 @@ bool Conversations::annotate(nlohmann::json& record, const std::string& compile_
     throw Error("run: a record for " + id.first + " sample " + std::to_string(id.second) +
                 " that no conversation asked for");
   Conversation& conversation = found->second;
-  const auto tokens = output_tokens_of(record);
-  conversation.output_tokens += tokens.value_or(0);
+  conversation.output_tokens += generate::output_tokens_of(record).value_or(0);
   const std::string reason = end_reason(record, policy_, conversation.output_tokens);
   record["conversation"] = {{"turns", policy_.turns},
                             {"output_tokens", conversation.output_tokens},

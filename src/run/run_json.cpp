@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include "src/generate/sample_generator.h"
 #include "src/run/sample_record.h"
 
 namespace pkb::run {
@@ -42,9 +43,8 @@ nlohmann::json summary_json(const std::filesystem::path& samples_path) {
       const auto& usage = record["usage"];
       if (usage.contains("input_tokens") && usage["input_tokens"].is_number())
         input_tokens += usage["input_tokens"].get<long long>();
-      if (usage.contains("output_tokens") && usage["output_tokens"].is_number())
-        output_tokens += usage["output_tokens"].get<long long>();
     }
+    output_tokens += generate::output_tokens_of(record).value_or(0);
   }
   return {{"total", total},
           {"samples", samples.size()},
