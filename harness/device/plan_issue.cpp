@@ -20,8 +20,12 @@ void PlanRunner::issue(int input_set) {
       if (stream != 0) device_.wait(rank, stream, fork);
   }
   for (std::size_t s = 0; s < order.size(); ++s) {
-    const bool grouped = order[s].op == StepOp::collective;
-    if (grouped) device_.group_begin();
+    // One NCCL group per collective step, and one for each run of send/recv steps (plan.h).
+    const bool p2p = plan::is_point_to_point(order[s]);
+    const bool opens = order[s].op == StepOp::collective && !(p2p && s > 0 && plan::is_point_to_point(order[s - 1]));
+    const bool closes = order[s].op == StepOp::collective &&
+                        !(p2p && s + 1 < order.size() && plan::is_point_to_point(order[s + 1]));
+    if (opens) device_.group_begin();
     for (int rank = 0; rank < world(); ++rank) {
       const plan::ResolvedStep& step = plans_[rank].steps[s];
       const auto& buffers = plans_[rank].buffers;
@@ -73,7 +77,7 @@ void PlanRunner::issue(int input_set) {
       }
       if (step.record >= 0) device_.record(rank, step.stream, step.record);
     }
-    if (grouped) device_.group_end();
+    if (closes) device_.group_end();
   }
   for (int rank = 0; rank < world(); ++rank)
     for (int stream : plans_[rank].streams_used)

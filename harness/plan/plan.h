@@ -138,6 +138,10 @@ struct ResolvedPlan {
   int find_buffer(const std::string& name) const;  // -1 when absent
 };
 
+/// A send or recv step. Such steps next to each other in issue order form one group (one NCCL
+/// group, like torch.distributed.batch_isend_irecv), inside which every send meets its recv.
+bool is_point_to_point(const ResolvedStep& step);
+
 /// The library steps of a plan, for the sample's record: "collective:all_reduce", "gemm" (sorted,
 /// each once), so scoring can count or exclude solutions that lean on cuBLAS or NCCL.
 std::vector<std::string> library_steps(const ResolvedPlan& plan);

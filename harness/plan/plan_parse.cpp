@@ -17,7 +17,7 @@ const std::regex kNamePattern("[A-Za-z_][A-Za-z0-9_]*");
 ShapeExpr parse_expr(const JsonFields& fields, const std::string& key) {
   const auto& value = fields.raw().at(key);
   try {
-    if (value.is_number_integer()) return ShapeExpr::parse(std::to_string(value.get<std::int64_t>()));
+    if (value.is_number_integer()) return ShapeExpr::parse(value.dump());  // digits as written: no wrap
     if (value.is_string()) return ShapeExpr::parse(value.get<std::string>());
   } catch (const Error& e) {
     throw PlanError("plan: " + fields.field(key) + ": " + e.what());
@@ -40,7 +40,7 @@ std::vector<ShapeExpr> expr_list(const JsonFields& fields, const std::string& ke
     const std::string where = fields.field(key) + "[" + std::to_string(i) + "]";
     const auto& item = wrapper.at("item");
     try {
-      if (item.is_number_integer()) exprs.push_back(ShapeExpr::parse(std::to_string(item.get<std::int64_t>())));
+      if (item.is_number_integer()) exprs.push_back(ShapeExpr::parse(item.dump()));
       else if (item.is_string()) exprs.push_back(ShapeExpr::parse(item.get<std::string>()));
       else throw PlanError("expected an integer or an expression string, got " + JsonFields::describe(item));
     } catch (const Error& e) {

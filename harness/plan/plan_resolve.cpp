@@ -45,9 +45,11 @@ void RankResolver::fail(const std::string& where, const std::string& why) const 
 std::int64_t RankResolver::eval(const ShapeExpr& expr, const std::string& where) const {
   try {
     return expr.eval(env_);
-  } catch (const Error& e) {
+  } catch (const problem::UnknownNameError& e) {
     fail(where, std::string(e.what()) + "; the names an expression may use are the problem's dims, "
                 "its integer scalars, W, rank and num_sms");
+  } catch (const Error& e) {
+    fail(where, e.what());
   }
 }
 
@@ -179,6 +181,7 @@ std::vector<ResolvedPlan> resolve_all_ranks(const ParsedPlan& plan, const PlanTa
                       gib(target.limits.memory_cap_bytes) + " per rank");
   }
   check_peer_ranges(plans);
+  check_cross_rank(plans);
   return plans;
 }
 

@@ -122,6 +122,38 @@ void RankResolver::resolve_collective(const ParsedStep& step, CollectiveStep& co
   const bool writes = collective.kind != CollectiveKind::reduce || collective.root == rank();
   if (collective.send >= 0 && reads) require_range(collective.send, collective.send_offset, send_count, step.where + ".send");
   if (collective.recv >= 0 && writes) require_range(collective.recv, collective.recv_offset, recv_count, step.where + ".recv");
+  if (collective.send >= 0 && collective.send == collective.recv)
+    check_in_place(step, collective, send_count, recv_count);
+}
+
+// send and recv in one buffer: NCCL defines in-place operation only where the send range is exactly
+// the part of recv that this rank contributes; any other overlap reads data as it is overwritten.
+void RankResolver::check_in_place(const ParsedStep& step, const CollectiveStep& collective, std::uint64_t send_count,
+                                  std::uint64_t recv_count) const {
+  const std::uint64_t send_at = collective.send_offset, recv_at = collective.recv_offset;
+  if (send_at + send_count <= recv_at || recv_at + recv_count <= send_at) return;  // disjoint
+  const std::uint64_t own = static_cast<std::uint64_t>(rank()) * collective.count;
+  std::string rule;
+  switch (collective.kind) {
+    case CollectiveKind::all_reduce:
+    case CollectiveKind::reduce:
+    case CollectiveKind::broadcast:
+      if (send_at == recv_at) return;
+      rule = "in place, send_offset must equal recv_offset";
+      break;
+    case CollectiveKind::all_gather:
+      if (send_at == recv_at + own) return;
+      rule = "in place, send_offset must be recv_offset + rank * count";
+      break;
+    case CollectiveKind::reduce_scatter:
+      if (recv_at == send_at + own) return;
+      rule = "in place, recv_offset must be send_offset + rank * count";
+      break;
+    default: rule = std::string(collective_kind_name(collective.kind)) + " cannot run in place"; break;
+  }
+  fail(step.where, "send elements [" + std::to_string(send_at) + ", " + std::to_string(send_at + send_count) +
+                       ") and recv elements [" + std::to_string(recv_at) + ", " + std::to_string(recv_at + recv_count) +
+                       ") of '" + step.send + "' overlap (" + rule + ")");
 }
 
 void check_peer_ranges(const std::vector<ResolvedPlan>& plans) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "harness/plan/plan_resolver.h"
+#include "harness/plan/param_types.h"
 #include "src/common/did_you_mean.h"
 
 namespace pkb::plan {
@@ -35,27 +36,23 @@ ResolvedStep RankResolver::resolve_step(const ParsedStep& step) {
 
 namespace {
 
-Dim3 to_dim3(RankResolver& r, const std::vector<ShapeExpr>& exprs, const std::string& where) {
+/// A grid, block or cluster: every size at least 1 and within `limit` (per axis), each message
+/// naming the axis's JSON location and the value the expression gave.
+Dim3 to_dim3(RankResolver& r, const std::vector<ShapeExpr>& exprs, const Dim3& limit, const std::string& what,
+             const std::string& where) {
+  const char axis[3] = {'x', 'y', 'z'};
+  const std::uint32_t limits[3] = {limit.x, limit.y, limit.z};
   std::uint32_t values[3] = {1, 1, 1};
   for (std::size_t i = 0; i < exprs.size(); ++i) {
     const std::string at = where + "[" + std::to_string(i) + "]";
     const std::int64_t value = r.eval(exprs[i], at);
-    if (value < 1 || value > std::numeric_limits<std::uint32_t>::max())
-      r.fail(at, "expected a size of at least 1, got " + std::to_string(value));
+    if (value < 1) r.fail(at, "expected a size of at least 1, got " + std::to_string(value));
+    if (value > std::int64_t{limits[i]})
+      r.fail(at, what + " " + axis[i] + " is " + std::to_string(value) + ", over the device's limit of " +
+                     std::to_string(limits[i]));
     values[i] = static_cast<std::uint32_t>(value);
   }
   return {values[0], values[1], values[2]};
-}
-
-void check_within(RankResolver& r, const Dim3& got, const Dim3& limit, const std::string& what,
-                  const std::string& where) {
-  const char axis[3] = {'x', 'y', 'z'};
-  const std::uint32_t values[3] = {got.x, got.y, got.z};
-  const std::uint32_t limits[3] = {limit.x, limit.y, limit.z};
-  for (int i = 0; i < 3; ++i)
-    if (values[i] > limits[i])
-      r.fail(where, what + " " + axis[i] + " is " + std::to_string(values[i]) + ", over the device's limit of " +
-                        std::to_string(limits[i]));
 }
 
 bool is_float_param(const compile::KernelParam& param) {
@@ -68,16 +65,14 @@ KernelStep RankResolver::resolve_kernel(const ParsedStep& step) {
   KernelStep kernel;
   kernel.kernel = step.kernel;
   const auto& limits = target_.limits;
-  kernel.grid = to_dim3(*this, step.grid, step.where + ".grid");
-  kernel.block = to_dim3(*this, step.block, step.where + ".block");
-  check_within(*this, kernel.grid, limits.max_grid, "grid", step.where + ".grid");
-  check_within(*this, kernel.block, limits.max_block, "block", step.where + ".block");
+  kernel.grid = to_dim3(*this, step.grid, limits.max_grid, "grid", step.where + ".grid");
+  kernel.block = to_dim3(*this, step.block, limits.max_block, "block", step.where + ".block");
   if (kernel.block.total() > limits.max_threads_per_block)
     fail(step.where + ".block", "a block of " + std::to_string(kernel.block.total()) +
                                     " threads is over the device's limit of " +
                                     std::to_string(limits.max_threads_per_block));
   if (!step.cluster.empty()) {
-    kernel.cluster = to_dim3(*this, step.cluster, step.where + ".cluster");
+    kernel.cluster = to_dim3(*this, step.cluster, Dim3{16, 16, 16}, "cluster", step.where + ".cluster");
     if (kernel.cluster.total() > 16)
       fail(step.where + ".cluster", "a cluster of " + std::to_string(kernel.cluster.total()) +
                                         " blocks is over the limit of 16");
@@ -130,7 +125,48 @@ void RankResolver::resolve_kernel_args(const ParsedStep& step, KernelStep& kerne
       fail(where, "\"" + arg.text + "\" is " + (float_arg ? "a floating" : "an integer or pointer") +
                       " value, but parameter " + std::to_string(i) + " of '" + step.kernel + "' is " +
                       param.ptx_type);
+    check_param_type(arg, param, i, step.kernel, where);
     kernel.args.push_back(arg);
+  }
+}
+
+// The C++ parameter type, where the compile could read it: pointers take buffers of their element
+// type, Peers<T> takes peers(), the structs take signals and ctx, and integers never fill a pointer.
+void RankResolver::check_param_type(const ResolvedArg& arg, const compile::KernelParam& param, std::size_t index,
+                                    const std::string& kernel, const std::string& where) const {
+  const ParamType type = classify_param(param.source_type);
+  if (type.shape == ParamShape::unknown) return;
+  const std::string label = "parameter " + (param.name.empty() ? std::to_string(index) : "'" + param.name + "'") +
+                            " of '" + kernel + "' is " + param.source_type;
+  const std::string quoted = "\"" + arg.text + "\"";
+  auto require = [&](ParamShape shape, const std::string& arg_is) {
+    if (type.shape != shape) fail(where, quoted + " is " + arg_is + ", but " + label);
+  };
+  auto require_element = [&]() {
+    const auto& buffer = buf(arg.buffer);
+    if (const auto why = element_mismatch(type.element, buffer.dtype))
+      fail(where, label + ", but buffer '" + buffer.name + "' " + *why);
+  };
+  switch (arg.kind) {
+    case ArgKind::pointer:
+    case ArgKind::multicast:
+      require(ParamShape::pointer, "a pointer to a buffer");
+      require_element();
+      break;
+    case ArgKind::peers:
+      require(ParamShape::peers, "a pkb::Peers<T>");
+      require_element();
+      break;
+    case ArgKind::signals: require(ParamShape::signal_pad, "the pkb::SignalPad"); break;
+    case ArgKind::context: require(ParamShape::context, "the pkb::Context"); break;
+    case ArgKind::i32:
+    case ArgKind::u32:
+    case ArgKind::i64:
+    case ArgKind::u64:
+    case ArgKind::f32:
+    case ArgKind::f64:
+      if (type.shape != ParamShape::value) fail(where, quoted + " is a number, but " + label);
+      break;
   }
 }
 

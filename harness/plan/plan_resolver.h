@@ -34,10 +34,14 @@ class RankResolver {
   ResolvedStep resolve_step(const ParsedStep& step);
   KernelStep resolve_kernel(const ParsedStep& step);
   void resolve_kernel_args(const ParsedStep& step, KernelStep& kernel);
+  void check_param_type(const ResolvedArg& arg, const compile::KernelParam& param, std::size_t index,
+                        const std::string& kernel, const std::string& where) const;
   ResolvedArg resolve_arg(const ParsedArg& arg, const std::string& where);
   void resolve_copy(const ParsedStep& step, CopyStep& copy);
   void resolve_gemm(const ParsedStep& step, GemmStep& gemm);
   void resolve_collective(const ParsedStep& step, CollectiveStep& collective);
+  void check_in_place(const ParsedStep& step, const CollectiveStep& collective, std::uint64_t send_count,
+                      std::uint64_t recv_count) const;
   double float_scalar(const ParsedArg& arg, const std::string& where) const;
 
   const ParsedPlan& plan_;
@@ -49,5 +53,9 @@ class RankResolver {
 
 /// Peer copies read or write another rank's buffer: checked against that rank's size.
 void check_peer_ranges(const std::vector<ResolvedPlan>& plans);
+
+/// What only all ranks' plans together show (plan_cross_rank.cpp): collectives with one count and
+/// root on every rank, every send matched by a recv in its group, every output written somewhere.
+void check_cross_rank(const std::vector<ResolvedPlan>& plans);
 
 }  // namespace pkb::plan

@@ -94,8 +94,16 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
   table.add_row({"status", std::string(eval::status_name(outcome.status))});
   table.print(std::cout);
   std::cout << outcome.message << "\n";
-  if (outcome.status == eval::SampleStatus::compile_error && !outcome.compile.log.empty())
-    std::cerr << outcome.compile.log << "\n";
+  // The message is the log's first error line: stderr gets the rest (the source line, the caret,
+  // later errors), so nothing is printed twice.
+  if (outcome.status == eval::SampleStatus::compile_error && !outcome.compile.log.empty()) {
+    std::string rest = outcome.compile.log;
+    if (const auto at = rest.find(outcome.message); at != std::string::npos && !outcome.message.empty()) {
+      const auto end = rest.find('\n', at);
+      rest.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    }
+    if (rest.find_first_not_of(" \n") != std::string::npos) std::cerr << rest << (rest.back() == '\n' ? "" : "\n");
+  }
 }
 
 }  // namespace

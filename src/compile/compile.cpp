@@ -5,11 +5,14 @@
 #include <chrono>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "src/common/error.h"
 #include "src/compile/compile_cache.h"
 #include "src/compile/compile_key.h"
 #include "src/compile/nvrtc_child.h"
 #include "src/compile/nvrtc_options.h"
+#include "src/compile/source_types.h"
 #include "src/compile/work_dir.h"
 
 namespace pkb::compile {
@@ -17,15 +20,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The C++ types of pkb-nvrtc's probe and the names in the source, on each PTX parameter; a
+// kernel whose type count differs from its PTX (or that the probe missed) keeps them unknown.
+void add_source_types(const std::string& source, CompileResult& result) {
+  const auto probed = nlohmann::json::parse(result.signatures, nullptr, /*allow_exceptions=*/false);
+  for (auto& kernel : result.kernels) {
+    const auto names = source_parameter_names(source, kernel.name);
+    if (names.size() == kernel.params.size())
+      for (std::size_t i = 0; i < names.size(); ++i) kernel.params[i].name = names[i];
+    if (!probed.is_object() || !probed.contains("kernels") || !probed["kernels"].contains(kernel.name)) continue;
+    const auto& types = probed["kernels"][kernel.name];
+    if (!types.is_array() || types.size() != kernel.params.size()) continue;
+    for (std::size_t i = 0; i < types.size(); ++i)
+      if (types[i].is_string()) kernel.params[i].source_type = types[i].get<std::string>();
+  }
+}
+
 // Fills in the kernel list; PTX that pkb cannot read is the candidate's failure, not pkb's.
-void read_kernels(CompileResult& result) {
+void read_kernels(const std::string& source, CompileResult& result) {
   if (!result.ok) return;
   try {
     result.kernels = parse_ptx_entries(result.ptx);
   } catch (const Error& error) {
     result.ok = false;
     result.log += std::string("\npkb: cannot read the kernel signatures: ") + error.what() + "\n";
+    return;
   }
+  add_source_types(source, result);
 }
 
 // A folder for the child: inside the cache when there is one (so the answer can be renamed into
@@ -55,7 +76,7 @@ CompileResult compile_cuda(const std::string& source, const CompileOptions& opti
     if (auto cached = load_cached(options.cache_dir, key)) {
       cached->cache_hit = true;
       cached->options = nvrtc_list;
-      read_kernels(*cached);
+      read_kernels(source, *cached);
       cached->seconds = elapsed();
       return *cached;
     }
@@ -70,13 +91,14 @@ CompileResult compile_cuda(const std::string& source, const CompileOptions& opti
   result.log = outcome.log;
   result.cubin = outcome.cubin;
   result.ptx = outcome.ptx;
+  result.signatures = outcome.signatures;
   result.nvrtc_version = version;
   result.key = key;
   result.options = nvrtc_list;
   // Only what NVRTC decided is stored: a timeout or a crash may not happen next time.
   if (!options.cache_dir.empty() && outcome.deterministic)
     store_cached(options.cache_dir, work->path(), result);
-  read_kernels(result);
+  read_kernels(source, result);
   result.seconds = elapsed();
   return result;
 }

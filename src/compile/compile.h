@@ -15,6 +15,7 @@ struct CompileOptions {
   int world = 0;                                 // -DPKB_WORLD=W when > 0
   bool multicast = false;                        // -DPKB_HAS_MULTICAST=0|1
   long long spin_timeout_ns = 10'000'000'000LL;  // -DPKB_SPIN_TIMEOUT_NS
+  std::string dtype;                             // -DPKB_DTYPE=PKB_DTYPE_<DTYPE> ("bf16"...); "" none
   std::vector<std::string> extra_options;        // appended as given (e.g. -DNAME=1)
   double timeout_s = 120;                        // the child is killed after this
   std::filesystem::path cache_dir;               // empty: no cache
@@ -23,9 +24,11 @@ struct CompileOptions {
 
 /// One parameter of a kernel, as the PTX declares it.
 struct KernelParam {
-  std::size_t size = 0;   // bytes
-  std::size_t align = 0;  // bytes
-  std::string ptx_type;   // ".u64", ".b8[64]", ...
+  std::size_t size = 0;     // bytes
+  std::size_t align = 0;    // bytes
+  std::string ptx_type;     // ".u64", ".b8[64]", ...
+  std::string source_type;  // the C++ type, typedefs resolved ("float const*"); "" when unknown
+  std::string name;         // as the source spells it, for messages; "" when unknown
 };
 
 struct KernelSignature {
@@ -39,6 +42,7 @@ struct CompileResult {
   std::string log;         // NVRTC's log (with ptxas -v lines), or why the child failed
   std::string cubin;       // bytes; empty unless ok
   std::string ptx;         // text; empty unless ok
+  std::string signatures;  // pkb-nvrtc's signatures.json (C++ parameter types); empty unless ok
   std::vector<KernelSignature> kernels;  // the .entry points of the PTX, in PTX order
   double seconds = 0;                    // wall time of this call
   bool cache_hit = false;

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;  // 2: signatures.json
 
 // Reads a file of an entry; nothing when it is missing (a damaged entry is not an error).
 std::optional<CompileResult> parse_entry(const fs::path& entry, const std::string& key) {
@@ -28,12 +28,14 @@ std::optional<CompileResult> parse_entry(const fs::path& entry, const std::strin
   const auto cubin = read_file(entry / kCubinFile);
   const auto ptx = read_file(entry / kPtxFile);
   const auto log = read_file(entry / kLogFile);
-  if (!text || !cubin || !ptx || !log) return std::nullopt;
+  const auto signatures = read_file(entry / kSignaturesFile);
+  if (!text || !cubin || !ptx || !log || !signatures) return std::nullopt;
   const auto stored = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!stored.is_object() || stored.value("schema_version", 0) != kSchemaVersion ||
       stored.value("key", "") != key || stored.value("cubin_sha256", "") != sha256_hex(*cubin) ||
       stored.value("ptx_sha256", "") != sha256_hex(*ptx) ||
-      stored.value("log_sha256", "") != sha256_hex(*log))
+      stored.value("log_sha256", "") != sha256_hex(*log) ||
+      stored.value("signatures_sha256", "") != sha256_hex(*signatures))
     return std::nullopt;
   CompileResult result;
   result.ok = stored.value("ok", false);
@@ -41,6 +43,7 @@ std::optional<CompileResult> parse_entry(const fs::path& entry, const std::strin
   result.log = *log;
   result.cubin = *cubin;
   result.ptx = *ptx;
+  result.signatures = result.ok ? *signatures : "";
   result.nvrtc_version = stored.value("nvrtc_version", "");
   result.key = key;
   return result;
@@ -70,7 +73,8 @@ void store_cached(const fs::path& cache_dir, const fs::path& work_dir,
                                  {"options", result.options},
                                  {"cubin_sha256", sha256_hex(result.cubin)},
                                  {"ptx_sha256", sha256_hex(result.ptx)},
-                                 {"log_sha256", sha256_hex(result.log)}};
+                                 {"log_sha256", sha256_hex(result.log)},
+                                 {"signatures_sha256", sha256_hex(read_file(work_dir / kSignaturesFile).value_or(""))}};
   write_file(work_dir / kResultFile, stored.dump(2) + "\n");
 
   const fs::path entry = cache_entry_dir(cache_dir, result.key);

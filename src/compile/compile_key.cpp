@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bumped when the cache entry layout or the meaning of a field changes.
-constexpr const char* kKeyVersion = "pkb-compile-key-v1";
+constexpr const char* kKeyVersion = "pkb-compile-key-v2";  // v2: entries hold signatures.json
 
 void add_field(std::string& out, const std::string& tag, const std::string& value) {
   out += tag + ' ' + std::to_string(value.size()) + ':' + value + '\n';

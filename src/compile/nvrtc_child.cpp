@@ -92,6 +92,7 @@ ChildOutcome run_nvrtc_child(const fs::path& program, const fs::path& work_dir,
   if (outcome.ok) {
     outcome.cubin = read_bytes(work_dir / kCubinFile);
     outcome.ptx = read_bytes(work_dir / kPtxFile);
+    outcome.signatures = read_file(work_dir / kSignaturesFile).value_or("");
   }
   return outcome;
 }

@@ -16,6 +16,7 @@ struct ChildOutcome {
   std::string log;
   std::string cubin;
   std::string ptx;
+  std::string signatures;  // signatures.json as written (nvrtc_protocol.h); empty unless ok
 };
 
 /// Writes `source` and `options` into the empty folder `work_dir`, runs `program` on it with the

@@ -2,10 +2,12 @@
 // a deadline, and so that NVRTC's process-wide setrlimit and any crash stay out of pkb.
 //   pkb-nvrtc --version   prints "MAJOR.MINOR" of the NVRTC it links
 //   pkb-nvrtc FOLDER      compiles FOLDER/source.cu as nvrtc_protocol.h describes
+#include <cxxabi.h>
 #include <nvrtc.h>
 #include <sys/resource.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <new>
@@ -16,7 +18,9 @@
 #include <vector>
 
 #include "src/common/file_bytes.h"
+#include "src/compile/compile.h"
 #include "src/compile/nvrtc_protocol.h"
+#include "src/compile/source_types.h"
 
 namespace {
 
@@ -65,6 +69,57 @@ std::string program_output(nvrtcProgram program, GetSize get_size, Get get) {
   return bytes;
 }
 
+std::string demangle(const char* name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return "";
+  std::string out = text;
+  std::free(text);
+  return out;
+}
+
+// A second, syntax-only pass over the source with a probe per kernel: the lowered (mangled) names
+// of the probes spell each kernel's parameter types. A probe that fails leaves the types unknown,
+// and the plan check then relies on the PTX sizes alone; it never fails the compile.
+nlohmann::json probe_signatures(const std::string& source, const std::vector<const char*>& argv,
+                                const std::string& ptx) {
+  nlohmann::json kernels = nlohmann::json::object();
+  std::vector<std::string> names;
+  try {
+    for (const auto& kernel : pkb::compile::parse_ptx_entries(ptx))
+      if (kernel.name.rfind("_Z", 0) != 0) names.push_back(kernel.name);  // extern "C" only
+  } catch (const std::exception& error) {
+    return {{"kernels", kernels}, {"error", std::string("ptx: ") + error.what()}};
+  }
+  if (names.empty()) return {{"kernels", kernels}};
+  const std::string probe_source = source + pkb::compile::kSignatureProbeSource;
+  nvrtcProgram program = nullptr;
+  if (nvrtcCreateProgram(&program, probe_source.c_str(), kProgramName, 0, nullptr, nullptr) != NVRTC_SUCCESS)
+    return {{"kernels", kernels}, {"error", "nvrtcCreateProgram failed"}};
+  for (const auto& name : names)
+    nvrtcAddNameExpression(program, pkb::compile::signature_probe_expression(name).c_str());
+  std::vector<const char*> options = argv;
+  options.push_back("-fdevice-syntax-only");
+  const nvrtcResult result = nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
+  std::string error;
+  if (result != NVRTC_SUCCESS) error = std::string("probe: ") + nvrtcGetErrorString(result);
+  for (const auto& name : names) {
+    const char* lowered = nullptr;
+    if (result != NVRTC_SUCCESS ||
+        nvrtcGetLoweredName(program, pkb::compile::signature_probe_expression(name).c_str(), &lowered) !=
+            NVRTC_SUCCESS ||
+        lowered == nullptr)
+      continue;
+    const std::string demangled = demangle(lowered);
+    const auto types = pkb::compile::probe_parameter_types(demangled);
+    if (!types.empty() || demangled.find("<void ()>") != std::string::npos) kernels[name] = types;
+  }
+  nvrtcDestroyProgram(&program);
+  nlohmann::json answer = {{"kernels", kernels}};
+  if (!error.empty()) answer["error"] = error;
+  return answer;
+}
+
 int compile(const std::string& folder) {
   const auto request = nlohmann::json::parse(read_request_file(folder + "/" + pkb::compile::kRequestFile));
   const std::string source = read_request_file(folder + "/" + pkb::compile::kSourceFile);
@@ -89,6 +144,8 @@ int compile(const std::string& folder) {
     if (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();  // the size counts the terminator
   }
   nvrtcDestroyProgram(&program);
+  const nlohmann::json signatures =
+      result == NVRTC_SUCCESS ? probe_signatures(source, argv, ptx) : nlohmann::json::object();
   const bool ok = result == NVRTC_SUCCESS && !cubin.empty();
   if (result == NVRTC_SUCCESS && cubin.empty()) log += "\nnvrtc: no cubin produced for this arch\n";
   if (result != NVRTC_SUCCESS && log.find("error") == std::string::npos)
@@ -97,6 +154,7 @@ int compile(const std::string& folder) {
   pkb::write_file(folder + "/" + pkb::compile::kCubinFile, cubin);
   pkb::write_file(folder + "/" + pkb::compile::kPtxFile, ptx);
   pkb::write_file(folder + "/" + pkb::compile::kLogFile, log);
+  pkb::write_file(folder + "/" + pkb::compile::kSignaturesFile, signatures.dump(2) + "\n");
   const nlohmann::json answer = {{"ok", ok},
                                  {"nvrtc_result", nvrtcGetErrorString(result)},
                                  {"nvrtc_version", nvrtc_version()}};

@@ -57,6 +57,11 @@ std::vector<std::string> nvrtc_options(const CompileOptions& options, const Incl
   if (options.world > 0) list.push_back("-DPKB_WORLD=" + std::to_string(options.world));
   list.push_back(std::string("-DPKB_HAS_MULTICAST=") + (options.multicast ? "1" : "0"));
   list.push_back("-DPKB_SPIN_TIMEOUT_NS=" + std::to_string(options.spin_timeout_ns));
+  if (!options.dtype.empty()) {
+    std::string upper = options.dtype;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    list.push_back("-DPKB_DTYPE=PKB_DTYPE_" + upper);
+  }
   list.insert(list.end(), options.extra_options.begin(), options.extra_options.end());
   return list;
 }

@@ -13,6 +13,9 @@ constexpr const char* kRequestFile = "request.json";  // {"name", "options": [..
 constexpr const char* kCubinFile = "kernel.cubin";
 constexpr const char* kPtxFile = "kernel.ptx";
 constexpr const char* kLogFile = "compile.log";
+// {"kernels": {"NAME": ["float const*", "long long", ...]}, "error"?}: C++ parameter types of
+// the extern "C" kernels, read by a syntax-only probe pass (source_types.h); {} after an error.
+constexpr const char* kSignaturesFile = "signatures.json";
 constexpr const char* kResultFile = "result.json";  // {"ok", "nvrtc_result", "nvrtc_version"}
 
 // The name NVRTC gives the source in its log: "candidate.cu(12): error: ...".

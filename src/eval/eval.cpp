@@ -45,6 +45,7 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   compile::CompileOptions options;
   options.arch = target.arch;
   options.world = request.world;
+  options.dtype = std::string(dtype_name(request.dtype));
   options.multicast = target.limits.multicast;
   options.timeout_s = request.compile_timeout_s;
   options.cache_dir = request.cache_dir;

@@ -3,6 +3,7 @@
 #include "src/problem/shape_expr.h"
 
 #include <cctype>
+#include <cstdint>
 #include <set>
 
 #include "src/common/error.h"
@@ -113,9 +114,15 @@ class Parser {
     }
     if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       auto node = std::make_shared<Node>();
+      const std::size_t start = pos_;
+      bool overflow = false;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        node->value = node->value * 10 + (text_[pos_++] - '0');
+        overflow |= __builtin_mul_overflow(node->value, 10, &node->value);
+        overflow |= __builtin_add_overflow(node->value, text_[pos_++] - '0', &node->value);
       }
+      if (overflow)
+        throw Error("expression \"" + text_ + "\": the number " + text_.substr(start, pos_ - start) +
+                    " does not fit a 64-bit signed integer");
       return node;
     }
     if (pos_ < text_.size() &&
@@ -161,38 +168,57 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
+// Every operation is checked: a wrapped product would turn a huge size into a small one.
 std::int64_t eval_node(const Node& node, const ExprEnv& env, const std::string& text) {
   auto arg = [&](std::size_t index) { return eval_node(*node.args[index], env, text); };
   auto divisor = [&](std::int64_t value) {
     if (value == 0) throw Error("expression \"" + text + "\": division by zero");
     return value;
   };
+  auto overflows = [&](std::int64_t a, const char* op, std::int64_t b) {
+    throw Error("expression \"" + text + "\": " + std::to_string(a) + " " + op + " " + std::to_string(b) +
+                " overflows 64-bit integers");
+  };
   switch (node.kind) {
     case Node::Kind::number:
       return node.value;
     case Node::Kind::variable: {
       auto found = env.find(node.name);
-      if (found == env.end()) throw Error("expression \"" + text + "\": unknown name '" + node.name + "'");
+      if (found == env.end()) throw UnknownNameError("expression \"" + text + "\": unknown name '" + node.name + "'");
       return found->second;
     }
-    case Node::Kind::unary_minus:
-      return -arg(0);
+    case Node::Kind::unary_minus: {
+      const std::int64_t a = arg(0);
+      std::int64_t result = 0;
+      if (__builtin_sub_overflow(std::int64_t{0}, a, &result)) overflows(0, "-", a);
+      return result;
+    }
     case Node::Kind::call:
       if (node.name == "select") return arg(0) != 0 ? arg(1) : arg(2);
       if (node.name == "min") return std::min(arg(0), arg(1));
       if (node.name == "max") return std::max(arg(0), arg(1));
-      {  // ceil_div, for non-negative operands as in sizes
+      {  // ceil_div, for non-negative operands as in sizes; a / b rounded up, no a + b - 1
         const std::int64_t a = arg(0), b = divisor(arg(1));
-        return (a + b - 1) / b;
+        if (a == INT64_MIN && b == -1) overflows(a, "ceil_div", b);
+        return a / b + (a % b != 0 && (a < 0) == (b < 0));
       }
     case Node::Kind::binary: {
       const std::int64_t a = arg(0), b = arg(1);
       const std::string& op = node.name;
-      if (op == "+") return a + b;
-      if (op == "-") return a - b;
-      if (op == "*") return a * b;
-      if (op == "/") return a / divisor(b);
-      if (op == "%") return a % divisor(b);
+      std::int64_t result = 0;
+      const bool arithmetic = op == "+" || op == "-" || op == "*";
+      if (arithmetic) {
+        const bool overflow = op == "+"   ? __builtin_add_overflow(a, b, &result)
+                              : op == "-" ? __builtin_sub_overflow(a, b, &result)
+                                          : __builtin_mul_overflow(a, b, &result);
+        if (overflow) overflows(a, op.c_str(), b);
+        return result;
+      }
+      if (op == "/" || op == "%") {
+        divisor(b);
+        if (a == INT64_MIN && b == -1) overflows(a, op.c_str(), b);  // the one wrapping quotient
+        return op == "/" ? a / b : a % b;
+      }
       if (op == "==") return a == b;
       if (op == "!=") return a != b;
       if (op == "<") return a < b;

@@ -10,7 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "src/common/error.h"
+
 namespace pkb::problem {
+
+/// Thrown by ShapeExpr::eval for a name that `env` lacks (a caller may list the names it offers).
+class UnknownNameError : public Error {
+ public:
+  using Error::Error;
+};
 
 /// The names an expression may use and their values.
 using ExprEnv = std::map<std::string, std::int64_t>;
@@ -20,7 +28,8 @@ class ShapeExpr {
   /// Throws pkb::Error with the position and what was expected on a syntax error.
   static ShapeExpr parse(const std::string& text);
 
-  /// Throws pkb::Error naming the variable when it is missing from `env`, or on division by zero.
+  /// Throws UnknownNameError naming a variable missing from `env`; pkb::Error on division by zero
+  /// or when a number or an operation overflows 64-bit signed integers.
   std::int64_t eval(const ExprEnv& env) const;
 
   /// Every variable the expression mentions, for checking against the declared dims at load time.

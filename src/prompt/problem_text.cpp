@@ -1,4 +1,5 @@
-// Argument lines: ranks with equal shapes share a line so W = 8 stays short.
+// Argument lines: each shape as problem.json writes it (the expression a plan can copy) and its
+// value in this run; ranks with equal shapes share a line so W = 8 stays short.
 #include "src/prompt/problem_text.h"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,16 @@ std::string ranks_text(int first, int last, int world) {
   return "on ranks " + std::to_string(first) + "-" + std::to_string(last);
 }
 
+/// "[M, N] = [1024, 64]"; a shape of plain numbers is shown once ("[1]").
+std::string shape_with_expressions(const problem::TensorSpec& tensor, const std::vector<std::int64_t>& shape) {
+  std::string expressions = "[";
+  for (std::size_t index = 0; index < tensor.shape.size(); ++index)
+    expressions += (index ? ", " : "") + tensor.shape[index].text();
+  expressions += "]";
+  const std::string values = shape_text(shape);
+  return expressions == values ? values : expressions + " = " + values;
+}
+
 }  // namespace
 
 std::string arguments_text(const problem::ProblemSpec& spec, int world, DType dtype,
@@ -33,7 +44,7 @@ std::string arguments_text(const problem::ProblemSpec& spec, int world, DType dt
     int first = 0;
     for (int rank = 1; rank <= world; ++rank) {
       if (rank < world && shape_of(rank) == shape_of(first)) continue;
-      out += head + shape_text(shape_of(first)) + " " + ranks_text(first, rank - 1, world);
+      out += head + shape_with_expressions(tensor, shape_of(first)) + " " + ranks_text(first, rank - 1, world);
       out += first == 0 && !tensor.doc.empty() ? " (" + tensor.doc + ")\n" : "\n";
       first = rank;
     }

@@ -226,3 +226,45 @@ TEST_F(CompileTest, RealDeviceHeaderCompilesWithTheAbiLayouts) {
 
 }  // namespace
 }  // namespace pkb::compile
+
+namespace pkb::compile {
+namespace {
+
+// The C++ parameter types come back with typedefs resolved: pkb::P is the run precision's type, so
+// the same source reports bf16 at PKB_DTYPE_BF16 and float at PKB_DTYPE_FP32.
+TEST_F(CompileTest, ReportsEachParametersCxxTypeAtTheRunsPrecision) {
+  CompileOptions real = options();
+  real.include_dir.clear();
+  real.world = 2;
+  const std::string source = R"(extern "C" __global__ void scale(const pkb::P* __restrict__ x, pkb::P* y,
+    long long n, pkb::Peers<const pkb::P> xs, pkb::SignalPad signals, uint4* raw) {
+  y[0] = x[0]; (void)n; (void)xs; (void)signals; (void)raw;
+}
+extern "C" __global__ void empty() {}
+)";
+  real.dtype = "bf16";
+  const CompileResult bf16 = compile_cuda(source, real);
+  ASSERT_TRUE(bf16.ok) << bf16.log;
+  ASSERT_EQ(bf16.kernels.size(), 2u);
+  const auto& params = bf16.kernels[0].params;
+  ASSERT_EQ(params.size(), 6u);
+  const char* types[] = {"__nv_bfloat16 const*", "__nv_bfloat16*", "long long", "pkb::Peers<__nv_bfloat16 const>",
+                         "pkb::SignalPad", "uint4*"};
+  const char* names[] = {"x", "y", "n", "xs", "signals", "raw"};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(params[i].source_type, types[i]) << "param " << i;
+    EXPECT_EQ(params[i].name, names[i]) << "param " << i;
+  }
+  real.dtype = "fp32";
+  const CompileResult fp32 = compile_cuda(source, real);
+  ASSERT_TRUE(fp32.ok) << fp32.log;
+  EXPECT_NE(fp32.key, bf16.key);
+  EXPECT_EQ(fp32.kernels[0].params[0].source_type, "float const*");
+  // From the cache the types are the same.
+  const CompileResult cached = compile_cuda(source, real);
+  EXPECT_TRUE(cached.cache_hit);
+  EXPECT_EQ(cached.kernels[0].params[3].source_type, "pkb::Peers<float const>");
+}
+
+}  // namespace
+}  // namespace pkb::compile

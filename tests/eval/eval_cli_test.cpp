@@ -70,6 +70,45 @@ TEST(EvalCli, EachFailureHasItsStatusAndExitOne) {
   }
 }
 
+TEST(EvalCli, ACompileErrorIsPrintedOnce) {
+  const std::string dir = make_temp_dir("eval_cli_once");
+  const std::string answer = write_answer(
+      dir, "compile.md",
+      "```cuda\nextern \"C\" __global__ void k(int* y) { y[0] = undefined_name; }\n```\n```json\n"
+      R"J({"steps": [{"op": "kernel", "kernel": "k", "grid": 1, "block": 1, "args": ["y"]}]})J"
+      "\n```\n");
+  const PkbRun run = run_pkb("eval 1 " + answer + " --world 2 --dims test --no-cache");
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string both = run.out + run.err;
+  const std::string line = "error: identifier \"undefined_name\" is undefined";
+  const auto first = both.find(line);
+  ASSERT_NE(first, std::string::npos) << both;
+  EXPECT_EQ(both.find(line, first + 1), std::string::npos) << both;
+  EXPECT_NE(run.err.find("^"), std::string::npos) << "the caret line still reaches stderr: " << run.err;
+}
+
+// One source, written with __nv_bfloat16 instead of pkb::P: right at bf16, refused at fp32 by the
+// parameter type check (before, both reported `compiled`).
+TEST(EvalCli, ABf16AnswerRunAtFp32IsAPlanErrorNamingTheParameter) {
+  const std::string dir = make_temp_dir("eval_cli_dtype");
+  const std::string answer = write_answer(
+      dir, "bf16.md",
+      "```cuda\nextern \"C\" __global__ void copy_kernel(const __nv_bfloat16* x, __nv_bfloat16* y, long long n) {\n"
+      "  for (long long i = threadIdx.x; i < n; i += blockDim.x) y[i] = x[i];\n}\n```\n```json\n"
+      R"J({"steps": [{"op": "kernel", "kernel": "copy_kernel", "grid": 1, "block": 256, "args": ["x", "y", "i64(M * N)"]}]})J"
+      "\n```\n");
+  const PkbRun bf16 = run_pkb("eval 1 " + answer + " --world 2 --dims test --no-cache --json");
+  const auto bf16_doc = nlohmann::json::parse(bf16.out);
+  if (!has_gpu(bf16_doc)) EXPECT_EQ(bf16_doc.at("status"), "compiled") << bf16_doc.at("message");
+  const PkbRun fp32 = run_pkb("eval 1 " + answer + " --world 2 --dims test --dtype fp32 --no-cache --json");
+  EXPECT_EQ(fp32.exit_code, 1);
+  const auto doc = nlohmann::json::parse(fp32.out);
+  EXPECT_EQ(doc.at("status"), "plan_error");
+  EXPECT_EQ(doc.at("message"),
+            "plan: steps[0].args[0]: parameter 'x' of 'copy_kernel' is __nv_bfloat16 const*, but buffer 'x' holds "
+            "fp32, not bf16 (__nv_bfloat16) (rank 0 of 2)");
+}
+
 TEST(EvalCli, ASourceWithASeparatePlanFile) {
   const std::string dir = make_temp_dir("eval_cli_cu");
   const std::string source = write_answer(dir, "k.cu",

@@ -55,7 +55,7 @@ class ExampleAnswer : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(ExampleAnswer, CompilesAndMatchesItsPlan) {
   const std::string text = read_text(GetParam());
-  EXPECT_NE(text.find("P = bf16"), std::string::npos) << "the paragraph names the precision";
+  EXPECT_NE(text.find("`pkb::P`"), std::string::npos) << "the paragraph says it is written for any P";
   const extract::Extraction answer = extract::extract_solution(text, /*truncated=*/false);
   ASSERT_TRUE(answer.ok()) << answer.message;
   EXPECT_EQ(answer.cuda_blocks, 1);

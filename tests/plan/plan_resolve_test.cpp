@@ -56,7 +56,7 @@ TEST_F(PlanTest, ArgumentCountAndSizeMustMatchTheKernel) {
 }
 
 TEST_F(PlanTest, LaunchLimits) {
-  EXPECT_NE(error_of(steps(allreduce_step("\"block\": [2048]"))).find("steps[0].block: block x is 2048, over"),
+  EXPECT_NE(error_of(steps(allreduce_step("\"block\": [2048]"))).find("steps[0].block[0]: block x is 2048, over"),
             std::string::npos);
   EXPECT_NE(error_of(steps(allreduce_step("\"block\": [64, 32]"))).find("a block of 2048 threads"),
             std::string::npos);
@@ -65,6 +65,23 @@ TEST_F(PlanTest, LaunchLimits) {
             std::string::npos);
   EXPECT_NE(error_of(steps(allreduce_step("\"shared_bytes\": 300000"))).find("300000 bytes of shared memory"),
             std::string::npos);
+}
+
+TEST_F(PlanTest, SizeMessagesShowTheValueGiven) {
+  EXPECT_EQ(error_of(steps(allreduce_step("\"grid\": [\"4294967296\"]"))),
+            "plan: steps[0].grid[0]: grid x is 4294967296, over the device's limit of 2147483647 (rank 0 of 4)");
+  EXPECT_EQ(error_of(steps(allreduce_step("\"grid\": [1, 4294967296]"))),
+            "plan: steps[0].grid[1]: grid y is 4294967296, over the device's limit of 65535 (rank 0 of 4)");
+  EXPECT_EQ(error_of(steps(allreduce_step("\"grid\": [18446744073709551615]"))),
+            "plan: steps[0].grid[0]: expression \"18446744073709551615\": the number 18446744073709551615 does not "
+            "fit a 64-bit signed integer");
+}
+
+TEST_F(PlanTest, ABufferSizeThatOverflowsIsRefusedNotWrapped) {
+  EXPECT_EQ(error_of(steps(allreduce_step(), R"J([{"name": "wrap", "kind": "local", "dtype": "fp32",
+                                                   "shape": ["4611686018427387904 * 4 + 16"]}])J")),
+            "plan: buffers[0].shape[0]: expression \"4611686018427387904 * 4 + 16\": 4611686018427387904 * 4 "
+            "overflows 64-bit integers (rank 0 of 4)");
 }
 
 TEST_F(PlanTest, BufferSizesOverflowOrExceedTheCap) {
@@ -152,7 +169,8 @@ TEST_F(PlanTest, PeerCopiesAreCheckedAgainstThePeersSize) {
 TEST_F(PlanTest, InoutTensorsAreOneBufferNamedOnce) {
   spec_ = problem::load_problem(std::string(PKB_SOURCE_DIR) + "/problems/021_clip_grad_norm_no_ep");
   target_.dims = spec_.test_dims;
-  const auto plans = resolve(steps(R"J({"op": "barrier"})J"));
+  // total_norm is a plain output: a memset names it, so only the inout tensors are left unwritten.
+  const auto plans = resolve(steps(R"J({"op": "memset", "buffer": "total_norm"})J"));
   int inout = 0;
   for (const auto& buffer : plans[0].buffers) {
     if (!buffer.inout) continue;

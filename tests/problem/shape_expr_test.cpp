@@ -78,5 +78,34 @@ TEST(ShapeExpr, NamesAMissingVariableAndDivisionByZero) {
   EXPECT_THROW(eval("ceil_div(4, 0)"), Error);
 }
 
+std::string eval_error(const std::string& text, const ExprEnv& env = {}) {
+  try {
+    eval(text, env);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(ShapeExpr, RejectsArithmeticThatOverflowsInsteadOfWrapping) {
+  // Wrapped, 4611686018427387904 * 4 + 16 would be 16: a huge buffer taken as a tiny one.
+  EXPECT_EQ(eval_error("4611686018427387904 * 4 + 16"),
+            "expression \"4611686018427387904 * 4 + 16\": 4611686018427387904 * 4 overflows 64-bit integers");
+  EXPECT_EQ(eval_error("M + 9223372036854775807", {{"M", 1}}),
+            "expression \"M + 9223372036854775807\": 1 + 9223372036854775807 overflows 64-bit integers");
+  EXPECT_EQ(eval_error("-9223372036854775807 - 2"),
+            "expression \"-9223372036854775807 - 2\": -9223372036854775807 - 2 overflows 64-bit integers");
+  EXPECT_EQ(eval_error("(-9223372036854775807 - 1) / -1"),
+            "expression \"(-9223372036854775807 - 1) / -1\": -9223372036854775808 / -1 overflows 64-bit integers");
+  EXPECT_EQ(eval("ceil_div(9223372036854775807, 2)"), 4611686018427387904);  // no a + b - 1 on the way
+}
+
+TEST(ShapeExpr, RejectsANumberTooLargeForSixtyFourBits) {
+  EXPECT_EQ(parse_error("18446744073709551616 + 1"),
+            "expression \"18446744073709551616 + 1\": the number 18446744073709551616 does not fit a 64-bit "
+            "signed integer");
+  EXPECT_EQ(eval("9223372036854775807"), 9223372036854775807);
+}
+
 }  // namespace
 }  // namespace pkb::problem

@@ -78,8 +78,9 @@ TEST(BuildPrompt, HoldsTaskReferenceArgumentsHardwareAndResponseFormat) {
   const std::string& text = built.prompt.text;
   EXPECT_NE(text.find("001_allreduce (collective)"), std::string::npos);
   EXPECT_NE(text.find("dist.all_reduce(y, op=dist.ReduceOp.SUM)"), std::string::npos);
-  EXPECT_NE(text.find("- input `x`: bf16 [1024, 1024] on every rank"), std::string::npos) << text;
-  EXPECT_NE(text.find("- output `y`: bf16 [1024, 1024] on every rank"), std::string::npos);
+  EXPECT_NE(text.find("- input `x`: bf16 [M, N] = [1024, 1024] on every rank"), std::string::npos) << text;
+  EXPECT_NE(text.find("- output `y`: bf16 [M, N] = [1024, 1024] on every rank"), std::string::npos);
+  EXPECT_NE(text.find("In the source, P is `pkb::P`"), std::string::npos);
   EXPECT_NE(text.find("8 NVIDIA H100 SXM5 GPUs"), std::string::npos);
   EXPECT_NE(text.find("This run uses 8 of its 8 GPUs"), std::string::npos);
   EXPECT_NE(text.find("One ```cuda block"), std::string::npos);
@@ -95,6 +96,16 @@ TEST(BuildPrompt, IsByteStableAndTheHashFollowsTheSetting) {
   EXPECT_EQ(first.prompt.sha256, second.prompt.sha256);
   EXPECT_NE(build("1", 4).prompt.sha256, first.prompt.sha256);
   EXPECT_NE(build("1", 8, "b200_8").prompt.sha256, first.prompt.sha256);
+}
+
+// A capacity that is not a product of the sizes: M / W is right at bench dims and wrong at test
+// dims for W = 8, so the prompt must show the expression, not only its value.
+TEST(BuildPrompt, ShowsEachShapesExpressionBesideItsValue) {
+  const std::string text = build("85", 8).prompt.text;
+  EXPECT_NE(text.find("- input `local_shard`: bf16 [max(4 * W, min(M / W, 4096))] = [128] on every rank"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("- input `local_count`: int64 [1] on every rank"), std::string::npos);
 }
 
 TEST(BuildPrompt, GroupsRanksWithEqualShapes) {

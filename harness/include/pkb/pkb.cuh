@@ -8,5 +8,6 @@
 #include "pkb/memory.cuh"     // ordered u32 access, 16-byte loads/stores, timeouts
 #include "pkb/multicast.cuh"  // multimem.* (only when PKB_HAS_MULTICAST)
 #include "pkb/peers.cuh"      // pkb::Peers<T>
+#include "pkb/precision.cuh"  // PKB_DTYPE, pkb::P, to_float, from_float, P packs
 #include "pkb/signal.cuh"     // pkb::SignalPad, barrier_block, barrier_grid
 #include "pkb/vector.cuh"     // bf16x8 / f16x8 / f32x4 packs
