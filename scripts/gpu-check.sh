@@ -2,23 +2,28 @@
 # The one script for a GPU machine (the device tool's machine has no package registry). Run it
 # there after scripts/gpu-deps.sh ran on a Debian machine and with .deps carried:
 #   device run: bash scripts/gpu-check.sh        (carry: .deps)
-# Steps, each skipped when the time budget (PKB_GPU_CHECK_BUDGET_S, default 540 s) cannot fit it:
+# Steps, each skipped when the time budget (PKB_GPU_CHECK_BUDGET_S, default 480 s) cannot fit it:
 #   1. the GPU as found (nvidia-smi), then pkb built against the machine's torch (with CUDA), NCCL
 #      and CUDA toolkit, only the targets the GPU checks need;
 #   2. pkb doctor;
-#   3. a smoke test: one example answer through `pkb -vv eval` at W = 2, with its worker's files;
+#   3. the sweep: every problem's reference answer (problems/*/answer.md, served by the bundled
+#      replay model) judged by `pkb run` at W = 2 and W = 8 (test dims, no timing; the two runs
+#      side by side), and every problem's reference on the GPU at bench dims (`pkb reference
+#      --batch`, bf16, the largest W; on one GPU that is also the emulated baseline). Its table is
+#      $OUT/sweep.md, ready for docs/GPU_RUNS.md;
 #   4. the `gpu` test label (the executor: examples correct at W = 2, 4, 8, broken candidates,
-#      timing repeatability);
+#      timing repeatability), when the budget still allows;
 #   5. a table of the example answers at bench dims: status, candidate and baseline medians,
 #      speedup and the wall time of each pkb eval. With one GPU the ranks are emulated, so the
 #      speedups are marked and mean little.
 # Everything is logged under a work folder that is packed into $OUT/gpu-check.tgz at the end (the
 # device tool returns at most 8 files); summary.txt beside it holds the tables.
-# PKB_GPU_CHECK_TESTS=0 skips step 4; PKB_GPU_CHECK_WORLDS="2 8" narrows step 5.
+# PKB_GPU_CHECK_TESTS=0 skips step 4; PKB_GPU_CHECK_WORLDS="2 8" narrows step 5;
+# PKB_GPU_CHECK_SWEEP_WORLDS="2 8" sets the sweep's world sizes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start_s=$(date +%s)
-budget_s=${PKB_GPU_CHECK_BUDGET_S:-540}
+budget_s=${PKB_GPU_CHECK_BUDGET_S:-480}
 out=${OUT:-/tmp/pkb-gpu-out}
 work=${PKB_GPU_CHECK_WORK:-/tmp/pkb-gpu-check}
 build=${PKB_GPU_BUILD_DIR:-build-gpu}
@@ -65,6 +70,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPKB_WERROR=OFF \
   -DPKB_PYTHON="$python" "${cuda_args[@]}" "${nccl_args[@]}" > "$work/configure.log" 2>&1 ||
   { tail -40 "$work/configure.log" | tee -a "$summary"; exit 1; }
 targets=(pkb pkb-worker pkb-nvrtc executor_gpu_tests)
+grep -q '^build pkb-torch:' "$build/build.ninja" 2>/dev/null && targets+=(pkb-torch)
 grep -q '^build nccl_tests:' "$build/build.ninja" 2>/dev/null && targets+=(nccl_tests)
 build_start=$(date +%s)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$work/build.log" 2>&1 ||
@@ -76,6 +82,46 @@ say "== pkb doctor"
 timeout 60 "$pkb" doctor 2>&1 | tee "$work/doctor.txt" | tee -a "$summary"
 
 status=0
+if fits 200; then
+  say "== sweep: every reference answer at W = ${PKB_GPU_CHECK_SWEEP_WORLDS:-2 8} (test dims), every reference at bench dims"
+  sweep_start=$(date +%s)
+  # A replay folder of nothing but the reference answers (examples/replay would serve its own
+  # samples for six problems instead).
+  mkdir -p "$work/reference-answers"
+  echo "{\"problem_answers\": \"$PWD/problems\"}" > "$work/reference-answers/replay.json"
+  answer_args=()
+  for world in ${PKB_GPU_CHECK_SWEEP_WORLDS:-2 8}; do
+    # The problems that allow this W (051 starts at 4).
+    problems=$($python -c 'import json, os, sys
+w = int(sys.argv[1]); keys = sorted(os.listdir("problems"))
+print(",".join(k[:3] for k in keys if os.path.isfile("problems/%s/problem.json" % k)
+               and w in json.load(open("problems/%s/problem.json" % k))["world_sizes"]))' "$world")
+    # The two runs share the GPU side by side: nothing is timed, so they cannot disturb each other.
+    timeout $(( $(left_s) - 120 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
+      --world "$world" --dims test --no-timing --trials 2 --out "$work/answers_W$world" \
+      > "$work/answers_W$world.out" 2> "$work/answers_W$world.err" &
+    answer_args+=(--answers "$world=$work/answers_W$world")
+  done
+  wait
+  say "answers judged in $(( $(date +%s) - sweep_start )) s"
+  if fits 60; then
+    $python -c 'import json, os
+keys = sorted(k for k in os.listdir("problems") if os.path.isfile("problems/%s/problem.json" % k))
+for index, key in enumerate(keys):
+    spec = json.load(open("problems/%s/problem.json" % key))
+    print(json.dumps({"index": index, "problem": key, "world": max(spec["world_sizes"]), "dtype": "bf16",
+                      "dims": "bench", "device": "cuda"}))' > "$work/references.jobs"
+    reference_start=$(date +%s)
+    timeout $(( $(left_s) - 40 )) "$pkb" -q reference --batch "$work/references.jobs" \
+      > "$work/references.out" 2> "$work/references.err"
+    say "references at bench dims in $(( $(date +%s) - reference_start )) s (exit $?)"
+  fi
+  $python scripts/gpu_sweep_table.py --problems problems "${answer_args[@]}" \
+    --references "$work/references.out" | tee -a "$summary"
+  $python scripts/gpu_sweep_table.py --problems problems "${answer_args[@]}" \
+    --references "$work/references.out" --markdown > "$out/sweep.md"
+fi
+
 example=problems/examples/001_allreduce_peer_loads.md
 if fits 90; then
   say "== smoke: pkb -vv eval 001_allreduce (example) --world 2"

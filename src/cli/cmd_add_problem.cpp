@@ -50,7 +50,9 @@ std::function<int()> setup_add_problem(CLI::App& app, const GlobalOptions& globa
               << "  5. build/pkb validate " << created.key << " --dtype bf16,fp16,fp32\n"
               << "  6. " << "python3 scripts/parity.py --pkb build/pkb --world "
               << problem.world_sizes.front() << " --problems " << created.key << " --dtypes bf16,fp32\n"
-              << "  7. scripts/test.sh             # every problem's parity and validation, yours included\n";
+              << "  7. problems/" << created.key << "/answer.md: a known-correct answer, written from\n"
+              << "     build/pkb prompt " << created.key << " alone (eval_answers_tests fails until it is)\n"
+              << "  8. scripts/test.sh             # every problem's parity, validation and answer, yours included\n";
     return 0;
   };
 }

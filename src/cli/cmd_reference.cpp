@@ -57,15 +57,6 @@ std::vector<OutputSummary> summarize(const problem::ProblemSpec& spec, DType dty
   return rows;
 }
 
-at::Device parse_device(const std::string& text) {
-  if (text == "cpu") return at::kCPU;
-  if (text == "cuda") {
-    if (!at::hasCUDA()) throw UsageError("--device cuda: this libtorch has no CUDA (or no GPU is visible)");
-    return at::Device(at::kCUDA, 0);
-  }
-  throw UsageError("--device " + text + ": expected cpu or cuda");
-}
-
 }  // namespace
 
 std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global) {

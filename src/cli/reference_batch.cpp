@@ -2,9 +2,11 @@
 // try block, each answered on stdout as soon as its dump is complete.
 #include "src/cli/reference_batch.h"
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
+#include <ATen/Context.h>
 #include <nlohmann/json.hpp>
 
 #include "reference/runner.h"
@@ -18,7 +20,7 @@ namespace {
 
 struct BatchJob {
   int index = 0;
-  std::string problem, dtype, dims, dump;
+  std::string problem, dtype, dims, dump, device;
   int world = 0;
 };
 
@@ -32,11 +34,12 @@ BatchJob parse_job(const std::string& line, const std::string& where) {
     job.world = doc.at("world").get<int>();
     job.dtype = doc.at("dtype").get<std::string>();
     job.dims = doc.value("dims", std::string("test"));
-    job.dump = doc.at("dump").get<std::string>();
+    job.dump = doc.value("dump", std::string());
+    job.device = doc.value("device", std::string("cpu"));
     return job;
   } catch (const nlohmann::json::exception& error) {
-    throw InputError(where + ": expected {\"index\", \"problem\", \"world\", \"dtype\", \"dims\", \"dump\"}: " +
-                     error.what());
+    throw InputError(where + ": expected {\"index\", \"problem\", \"world\", \"dtype\", \"dims\", \"dump\", "
+                     "\"device\"}: " + error.what());
   }
 }
 
@@ -47,12 +50,22 @@ void run_job(const problem::ProblemIndex& index, const BatchJob& job) {
   config.world = job.world;
   config.dtype = parse_run_dtype(spec, job.dtype);
   config.dims = problem::select_dims(spec, job.dims, problem::DimsBase::test);
+  config.device = parse_device(job.device);
   const auto inputs = ref::make_rank_inputs(spec, config);
   const auto outputs = ref::solve_simulated(spec, config, inputs, {});
-  dump::write_dump(job.dump, spec, config, inputs, outputs);
+  if (!job.dump.empty()) dump::write_dump(job.dump, spec, config, inputs, outputs);
 }
 
 }  // namespace
+
+at::Device parse_device(const std::string& text) {
+  if (text == "cpu") return at::kCPU;
+  if (text == "cuda") {
+    if (!at::hasCUDA()) throw UsageError("--device cuda: this libtorch has no CUDA (or no GPU is visible)");
+    return at::Device(at::kCUDA, 0);
+  }
+  throw UsageError("--device " + text + ": expected cpu or cuda");
+}
 
 int run_reference_batch(const std::string& file, const GlobalOptions& global) {
   std::ifstream opened;
@@ -69,8 +82,10 @@ int run_reference_batch(const std::string& file, const GlobalOptions& global) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const BatchJob job = parse_job(line, (file == "-" ? "stdin" : file) + ":" + std::to_string(line_number));
     nlohmann::json answer = {{"index", job.index}, {"ok", true}};
+    const auto start = std::chrono::steady_clock::now();
     try {
       run_job(index, job);
+      answer["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } catch (const std::exception& error) {
       answer["ok"] = false;
       answer["error"] = error.what();

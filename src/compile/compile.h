@@ -12,7 +12,7 @@ namespace pkb::compile {
 
 struct CompileOptions {
   std::string arch = "sm_90a";                   // --gpu-architecture; sm_XX[a|f]
-  int world = 0;                                 // -DPKB_WORLD=W when > 0
+  int world = 0;  // -DPKB_WORLD=W when > 0 and the source names PKB_WORLD (else it cannot matter)
   bool multicast = false;                        // -DPKB_HAS_MULTICAST=0|1
   long long spin_timeout_ns = 10'000'000'000LL;  // -DPKB_SPIN_TIMEOUT_NS
   std::string dtype;                             // -DPKB_DTYPE=PKB_DTYPE_<DTYPE> ("bf16"...); "" none

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
   const auto responses = dir / "responses";
   const auto answers = dir / "answers";
-  if (!fs::is_directory(responses) && !fs::is_directory(answers))
+  if (!fs::is_directory(responses) && !fs::is_directory(answers) && !fs::is_regular_file(dir / "replay.json"))
     throw UsageError("--model replay:" + dir.string() +
                      ": no responses/ folder there (expected a pkb generate --out directory)");
   if (fs::is_directory(responses))
@@ -26,6 +26,20 @@ ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
       const auto& key = doc["key"];
       index_[{key.value("prompt_sha256", ""), key.value("sample_index", -1)}] = file.path();
     }
+  if (const auto config = dir / "replay.json"; fs::is_regular_file(config)) {
+    const auto doc = nlohmann::json::parse(read_file(config), nullptr, false);
+    if (!doc.is_object() || (doc.contains("problem_answers") && !doc["problem_answers"].is_string()))
+      throw InputError(config.string() + ": problem_answers: expected a folder path (a string), got " +
+                       (doc.is_object() ? doc["problem_answers"].dump() : std::string("text that is not a JSON object")));
+    if (doc.contains("problem_answers")) {
+      const fs::path root = dir / doc["problem_answers"].get<std::string>();
+      if (!fs::is_directory(root))
+        throw InputError(config.string() + ": problem_answers: " + root.string() + " is not a folder");
+      for (const auto& problem : fs::directory_iterator(root))
+        if (fs::is_regular_file(problem.path() / "answer.md"))
+          problem_answers_[problem.path().filename().string()] = problem.path() / "answer.md";
+    }
+  }
   if (fs::is_directory(answers)) {
     static const std::regex name(R"(sample_(\d+)(?:\.turn_(\d+))?\.md)");
     for (const auto& problem : fs::directory_iterator(answers)) {
@@ -41,9 +55,17 @@ ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
   }
 }
 
+const fs::path* ReplayClient::problem_answer(const std::string& problem_key) const {
+  const auto folder = answers_.lower_bound({problem_key, 0, 0});
+  if (folder != answers_.end() && std::get<0>(folder->first) == problem_key) return nullptr;
+  const auto found = problem_answers_.find(problem_key);
+  return found == problem_answers_.end() ? nullptr : &found->second;
+}
+
 bool ReplayClient::covers(const std::string& problem_key, const std::string& prompt_sha256) const {
   const auto answer = answers_.lower_bound({problem_key, 0, 0});
   if (answer != answers_.end() && std::get<0>(answer->first) == problem_key) return true;
+  if (problem_answer(problem_key)) return true;
   const auto entry = index_.lower_bound({prompt_sha256, -1});
   return entry != index_.end() && entry->first.first == prompt_sha256;
 }
@@ -56,7 +78,7 @@ model::ModelOutcome ReplayClient::from_answer(const fs::path& file) const {
   result.raw_stop = "replay";
   result.model = "replay";
   outcome.result = result;
-  outcome.request_body = {{"replay", file.lexically_relative(dir_).string()}};
+  outcome.request_body = {{"replay", file.lexically_normal().lexically_relative(dir_.lexically_normal()).generic_string()}};
   outcome.raw_response = result.text;
   outcome.http_status = 200;
   outcome.attempts.push_back({200, "", "", 0, 0});
@@ -75,6 +97,8 @@ model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
         request.turn ? ".turn_" + std::to_string(request.turn) : std::string();
     const auto answer = answers_.find({problem, request.sample_index, request.turn});
     if (answer != answers_.end()) return from_answer(answer->second);
+    if (const fs::path* reference = request.turn == 0 ? problem_answer(problem) : nullptr)
+      return from_answer(*reference);
     outcome.failure = model::ApiFailure{
         model::FailureKind::fail_sample,
         "replay: " + dir_.string() + " has no answer for " + problem + " sample " +

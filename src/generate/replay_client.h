@@ -3,7 +3,10 @@
 //                   (model::conversation_sha256) and the sample index;
 //   DIR/answers/KEY/sample_K.md, sample_K.turn_T.md  hand-written answers, matched by problem key,
 //                   sample index and refinement turn (T > 0), so they survive changes to the
-//                   prompt's bytes (examples/replay holds these).
+//                   prompt's bytes (examples/replay holds these);
+//   DIR/replay.json {"problem_answers": "PATH"}: PATH/KEY/answer.md, each problem's reference
+//                   answer (relative to DIR), for every sample of a problem with no folder in
+//                   answers/ (first turns only), so the bundled default covers every problem.
 // The cache wins where both match: it is the exact answer to this exact prompt.
 #pragma once
 
@@ -23,7 +26,7 @@ class ReplayClient : public model::ModelClient {
   explicit ReplayClient(const std::filesystem::path& dir);
   /// The problem key is read from request.label ("001_allreduce#3"), which the generator sets.
   model::ModelOutcome generate(const model::ModelRequest& request) override;
-  std::size_t size() const { return index_.size() + answers_.size(); }
+  std::size_t size() const { return index_.size() + answers_.size() + problem_answers_.size(); }
   /// Whether DIR holds any answer for this problem (by key) or this prompt (by hash).
   bool covers(const std::string& problem_key, const std::string& prompt_sha256) const;
 
@@ -35,6 +38,9 @@ class ReplayClient : public model::ModelClient {
       index_;  // (prompt sha256, sample) -> cache file
   std::map<std::tuple<std::string, int, int>, std::filesystem::path>
       answers_;  // (problem key, sample, turn) -> answers/KEY/sample_K[.turn_T].md
+  std::map<std::string, std::filesystem::path> problem_answers_;  // key -> PATH/KEY/answer.md
+  /// The problem's reference answer when it has one and no folder under answers/.
+  const std::filesystem::path* problem_answer(const std::string& problem_key) const;
 };
 
 /// Resolves the DIR of replay:DIR: as given when it exists there, else against `source_root` (so

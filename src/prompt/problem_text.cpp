@@ -62,7 +62,8 @@ std::string scalars_text(const problem::ProblemSpec& spec) {
                                   ? std::to_string(static_cast<std::int64_t>(scalar.value))
                                   : nlohmann::json(scalar.value).dump();
     out += "- `" + scalar.name + "` = " + value +
-           (scalar.type == problem::ScalarType::int64 ? " (int)" : " (float)") +
+           // A real scalar is a double in the reference: f64(NAME) passes it exactly, f32(NAME) rounds.
+           (scalar.type == problem::ScalarType::int64 ? " (int)" : " (double; f64(" + scalar.name + ") passes it exactly)") +
            (scalar.doc.empty() ? "" : ": " + scalar.doc) + "\n";
   }
   return out;
@@ -73,7 +74,10 @@ std::string groups_text(const problem::ProblemSpec& spec, int world,
   std::string out;
   for (const auto& group : spec.groups) {
     const auto size = group.size.eval(problem::make_env(dims, world, 0));
-    out += "- `" + group.name + "`: groups of " + std::to_string(size) + " ranks, " +
+    const std::string size_text = std::to_string(size);
+    // The expression too (as for shapes): a plan that works at every W needs it.
+    const std::string expression = group.size.text() == size_text ? "" : group.size.text() + " = ";
+    out += "- `" + group.name + "`: groups of " + expression + size_text + " ranks, " +
            (group.layout == problem::GroupLayout::block
                 ? "consecutive ranks together (block)"
                 : "every " + std::to_string(size > 0 ? world / size : 0) +

@@ -144,6 +144,18 @@ std::string problem_json_text(const NewProblem& problem, const PythonSignature& 
   return doc.dump(2) + "\n";
 }
 
+// A skeleton that fails the answers test on purpose (its plan writes no output: a plan_error)
+// until someone writes the real answer.
+std::string answer_md_text(const std::string& key) {
+  return "TODO (problems/" + key + "/answer.md): a known-correct answer to this problem, written from\n"
+         "`pkb prompt " + key + "` alone, exactly as a model must answer: prose, one cuda block and one\n"
+         "json plan (docs/ADDING_A_PROBLEM.md, \"The reference answer\"). The test eval_answers_tests\n"
+         "compiles it and checks its plan at every world size and dtype, at test and bench dims, and\n"
+         "fails until the plan below writes the outputs; scripts/gpu-check.sh judges it on a GPU.\n\n"
+         "```cuda\n// TODO: the kernels (pkb::P for the run precision)\n```\n\n"
+         "```json\n{\"steps\": []}\n```\n";
+}
+
 std::string reference_py_text(const std::string& key, const PythonSignature& signature) {
   std::vector<std::string> args = signature.inputs;
   for (const auto& scalar : signature.scalars)
@@ -256,6 +268,8 @@ Created add_problem(const fs::path& problems_dir, NewProblem problem) {
     created.files.push_back(dir / "problem.json");
     write_new_file(dir / "reference.py", python);
     created.files.push_back(dir / "reference.py");
+    write_new_file(dir / "answer.md", answer_md_text(created.key));
+    created.files.push_back(dir / "answer.md");
     write_new_file(reference_dir / (created.key + ".cpp"), reference_cpp_text(created.key, created.signature));
     created.files.push_back(reference_dir / (created.key + ".cpp"));
   } catch (...) {

@@ -36,6 +36,9 @@ Created add_problem(const std::filesystem::path& problems_dir, NewProblem proble
 
 /// The generated texts (exposed for tests).
 std::string problem_json_text(const NewProblem& problem, const PythonSignature& signature);
+/// problems/KEY/answer.md's skeleton: a plan that writes nothing, so the answers test fails until
+/// the real answer is written.
+std::string answer_md_text(const std::string& key);
 std::string reference_py_text(const std::string& key, const PythonSignature& signature);
 std::string reference_cpp_text(const std::string& key, const PythonSignature& signature);
 

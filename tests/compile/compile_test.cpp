@@ -91,6 +91,25 @@ TEST_F(CompileTest, PassesTheRunsMacros) {
   EXPECT_NE(wrong.log.find("the run's macros did not arrive"), std::string::npos) << wrong.log;
 }
 
+// PKB_WORLD only reaches a source that names it: otherwise one compile serves every W.
+TEST_F(CompileTest, OneCompileServesEveryWorldUnlessTheSourceNamesPkbWorld) {
+  CompileOptions run = options();
+  run.world = 2;
+  const std::string plain = "extern \"C\" __global__ void k(int* y) { y[0] = 1; }\n";
+  const CompileResult two = compile_cuda(plain, run);
+  run.world = 8;
+  const CompileResult eight = compile_cuda(plain, run);
+  ASSERT_TRUE(two.ok && eight.ok) << two.log << eight.log;
+  EXPECT_EQ(two.key, eight.key);
+  EXPECT_TRUE(eight.cache_hit);
+  const std::string named = "extern \"C\" __global__ void k(int* y) { y[0] = PKB_WORLD; }\n";
+  const CompileResult named_eight = compile_cuda(named, run);
+  run.world = 2;
+  const CompileResult named_two = compile_cuda(named, run);
+  EXPECT_NE(named_two.key, named_eight.key);
+  EXPECT_FALSE(named_two.cache_hit);
+}
+
 TEST_F(CompileTest, CompilesForSm100a) {
   CompileOptions blackwell = options();
   blackwell.arch = "sm_100a";

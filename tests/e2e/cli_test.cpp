@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -158,11 +159,21 @@ TEST(Cli, ReferenceBatchAnswersEveryJobAndKeepsGoingPastAFailure) {
                           "\"dump\": \"" + dir + "/b\"}\n"
                        << "{\"index\": 9, \"problem\": \"scatter\", \"world\": 4, \"dtype\": \"fp32\", "
                           "\"dump\": \"" + dir + "/c\"}\n";
+  // A job without "dump" only runs the reference (gpu-check.sh times them so).
+  std::ofstream(batch, std::ios::app) << "{\"index\": 11, \"problem\": \"001_allreduce\", \"world\": 2, "
+                                         "\"dtype\": \"fp32\", \"device\": \"cpu\"}\n";
   const PkbRun run = run_pkb("-q reference --batch " + batch);
   EXPECT_EQ(run.exit_code, 1) << "one job failed";
-  EXPECT_EQ(run.out, "{\"index\":4,\"ok\":true}\n"
-                     "{\"error\":\"--world 3: 001_allreduce allows 2, 4, 8\",\"index\":7,\"ok\":false}\n"
-                     "{\"index\":9,\"ok\":true}\n");
+  std::vector<nlohmann::json> answers;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) answers.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(answers.size(), 4u) << run.out;
+  EXPECT_EQ(answers[1].dump(), "{\"error\":\"--world 3: 001_allreduce allows 2, 4, 8\",\"index\":7,\"ok\":false}");
+  for (std::size_t job : {0, 2, 3}) {
+    EXPECT_TRUE(answers[job].at("ok").get<bool>()) << answers[job];
+    EXPECT_GE(answers[job].at("seconds").get<double>(), 0.0) << answers[job];
+  }
+  EXPECT_EQ(answers[3].at("index"), 11);
   EXPECT_TRUE(std::filesystem::exists(dir + "/a/rank1/outputs.safetensors"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/b"));
   const auto manifest = nlohmann::json::parse(std::ifstream(dir + "/c/manifest.json"));

@@ -53,7 +53,7 @@ TEST(PromptCli, PrintsACompletePromptAndItsHash) {
   const PkbRun run = run_pkb("-q prompt 1 --world 8");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("001_allreduce"), std::string::npos);
-  EXPECT_NE(run.out.find("- input `x`: bf16 [1024, 1024] on every rank"), std::string::npos);
+  EXPECT_NE(run.out.find("- input `x`: bf16 [M, N] = [1024, 1024] on every rank"), std::string::npos);
   EXPECT_NE(run.out.find("```json block"), std::string::npos);
   const PkbRun hash = run_pkb("-q prompt 1 --world 8 --hash");
   EXPECT_EQ(hash.out, sha256_hex(run.out) + "\n");

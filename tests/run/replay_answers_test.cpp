@@ -75,11 +75,58 @@ TEST(ReplayAnswers, ResolvesARelativeDirAgainstTheSourceTree) {
 
 TEST(ReplayAnswers, TheBundledAnswersCoverSixProblemsWithFourSamples) {
   ReplayClient client(fs::path(PKB_SOURCE_DIR) / "examples/replay");
-  EXPECT_EQ(client.size(), 24u + 4u);  // and a second turn for each sample of 001_allreduce
+  std::size_t reference_answers = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(PKB_SOURCE_DIR) / "problems"))
+    reference_answers += fs::exists(entry.path() / "answer.md");
+  // A second turn for each sample of 001_allreduce, and every problem's reference answer.
+  EXPECT_EQ(client.size(), 24u + 4u + reference_answers);
   for (const std::string key : {"001_allreduce", "002_allgather", "003_broadcast", "004_reduce",
                                 "007_reducescatter", "016_gemm_reducescatter"})
     for (int sample = 0; sample < 4; ++sample)
       EXPECT_TRUE(client.generate(request(key, sample, "any prompt")).ok()) << key << " " << sample;
+}
+
+// examples/replay/replay.json names problems/: a problem with no folder under answers/ gets its
+// reference answer for every sample; one with a folder only ever gets that folder's files.
+TEST(ReplayAnswers, AProblemWithoutAFolderIsAnsweredByItsReferenceAnswer) {
+  const fs::path dir = temp_dir("reference");
+  write(dir / "problems/005_scatter/answer.md", "the reference answer of 005");
+  write(dir / "problems/001_allreduce/answer.md", "001's reference answer");
+  write(dir / "replay/answers/001_allreduce/sample_0.md", "001's own sample 0");
+  write(dir / "replay/replay.json", R"({"problem_answers": "../problems"})");
+  ReplayClient client(dir / "replay");
+  EXPECT_TRUE(client.covers("005_scatter", "any"));
+  EXPECT_FALSE(client.covers("006_gather", "any"));
+  for (int sample : {0, 3}) {
+    const auto answer = client.generate(request("005_scatter", sample, "any prompt"));
+    ASSERT_TRUE(answer.ok());
+    EXPECT_EQ(answer.result->text, "the reference answer of 005");
+  }
+  EXPECT_EQ(client.generate(request("001_allreduce", 0, "any prompt")).result->text, "001's own sample 0");
+  EXPECT_FALSE(client.generate(request("001_allreduce", 1, "any prompt")).ok());
+  model::ModelRequest later = request("005_scatter", 0, "feedback");
+  later.turn = 1;
+  later.history.push_back({"q", "a"});
+  EXPECT_FALSE(client.generate(later).ok()) << "a reference answer answers first turns only";
+  // A folder with only replay.json (what scripts/gpu-check.sh makes) serves every reference answer.
+  write(dir / "only/replay.json", R"({"problem_answers": "../problems"})");
+  ReplayClient only(dir / "only");
+  EXPECT_EQ(only.generate(request("001_allreduce", 2, "any prompt")).result->text, "001's reference answer");
+  fs::remove_all(dir);
+}
+
+TEST(ReplayAnswers, ABadReplayJsonNamesItsFieldAndFile) {
+  const fs::path dir = temp_dir("bad_config");
+  write(dir / "answers/001_allreduce/sample_0.md", "x");
+  write(dir / "replay.json", R"({"problem_answers": 7})");
+  try {
+    ReplayClient client(dir);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), (dir / "replay.json").string() +
+                                             ": problem_answers: expected a folder path (a string), got 7");
+  }
+  fs::remove_all(dir);
 }
 
 TEST(ReplayAnswers, ALaterTurnReadsItsOwnAnswerFileAndNeverTurnZeros) {

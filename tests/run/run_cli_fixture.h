@@ -26,8 +26,9 @@ std::vector<nlohmann::json> read_records(const std::string& path);
 ::pid_t spawn_pkb(const std::string& args);
 nlohmann::json read_json(const std::string& path);
 
-/// (problem, sample) -> status promised by examples/replay/expected.json; with `gpu` false,
-/// correct and incorrect become compiled (nothing runs).
+/// (problem, sample) -> status promised by examples/replay/expected.json, and `correct` for every
+/// sample of 005 and 006 (their reference answers); with `gpu` false, correct and incorrect become
+/// compiled (nothing runs).
 std::map<SampleKey, std::string> expected_statuses(bool gpu);
 
 struct Baseline {

@@ -84,17 +84,17 @@ TEST(RunCli, RunJsonHoldsTheFingerprintEnvironmentAndProblemSet) {
     EXPECT_EQ(doc["hardware_key"], "no GPU");
     EXPECT_FALSE(environment["no_gpu_reason"].get<std::string>().empty());
   }
-  EXPECT_EQ(doc["problem_set"]["count"], 6);
+  EXPECT_EQ(doc["problem_set"]["count"], 8);
   EXPECT_EQ(doc["problem_set"]["sha256"].get<std::string>().size(), 64u);
-  ASSERT_EQ(doc["problems"].size(), 6u);
+  ASSERT_EQ(doc["problems"].size(), 8u);
   EXPECT_EQ(doc["problems"][0]["key"], "001_allreduce");
   EXPECT_EQ(doc["problems"][0]["category"], "collective");
   EXPECT_EQ(doc["problems"][0]["world"], 8);
-  EXPECT_EQ(doc["summary"]["total"], 24);
+  EXPECT_EQ(doc["summary"]["total"], 32);
   int counted = 0;
   for (const auto& [status, count] : doc["summary"]["by_status"].items())
     counted += count.get<int>();
-  EXPECT_EQ(counted, 24);
+  EXPECT_EQ(counted, 32);
 }
 
 TEST(RunCli, ALockedDirectoryRefusesASecondRun) {
@@ -127,16 +127,21 @@ TEST(RunCli, AnUntimedRunSaysSoInItsFingerprintAndResumesOnlyUntimed) {
 TEST(RunCli, BadInputIsOneLineAndExitTwo) {
   const Baseline& run = uninterrupted_run();
   const std::string fresh = make_temp_dir("run_bad") + "/out";
+  // A replay folder with one answer and no replay.json: 005 has nothing there.
+  const std::string partial = make_temp_dir("run_bad_replay");
+  std::filesystem::create_directories(partial + "/answers/001_allreduce");
+  std::filesystem::copy_file(std::string(PKB_SOURCE_DIR) + "/examples/replay/answers/001_allreduce/sample_0.md",
+                             partial + "/answers/001_allreduce/sample_0.md");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"-q run --model replay:no/such/dir --out '" + fresh + "'",
        "pkb: error: --model replay:no/such/dir: no responses/ folder there (expected a pkb "
        "generate --out "
        "directory)\n"},
-      {run_args(fresh, "--problems 1,5"),
-       "pkb: error: --problems 1,5: replay:examples/replay has no answers for 005_scatter\n"},
+      {"-q run --model replay:" + partial + " --problems 1,5 --out '" + fresh + "'",
+       "pkb: error: --problems 1,5: replay:" + partial + " has no answers for 005_scatter\n"},
       {run_args(fresh, "--problems 999"),
        "pkb: error: --problems 999: unknown problem '999' (pkb list shows the problems)\n"},
-      {"-q run --model replay:examples/replay --samples 2 --dims test --resume --out '" + run.out +
+      {"-q run --model replay:examples/replay --problems 1-7,16 --samples 2 --dims test --resume --out '" + run.out +
            "'",
        "pkb: error: --resume: " + run.out + " was generated with samples = 4, not 2\n"},
       {run_args(run.out, "--trials 3 --resume"),
@@ -151,7 +156,7 @@ TEST(RunCli, BadInputIsOneLineAndExitTwo) {
     EXPECT_EQ(bad.err, message) << args;
   }
   EXPECT_FALSE(std::filesystem::exists(fresh + "/samples.jsonl"));
-  EXPECT_EQ(read_records(run.out + "/samples.jsonl").size(), 24u);  // untouched by the refusals
+  EXPECT_EQ(read_records(run.out + "/samples.jsonl").size(), 32u);  // untouched by the refusals
 }
 
 TEST(EvaluateCli, EvaluatesAGenerateDirectoryAndContinuesIdempotently) {

@@ -91,7 +91,7 @@ TEST(RunResume, KilledAtThreePointsThenResumedEqualsAnUninterruptedRun) {
     statuses[{record["problem"], record["sample"]}] = record["status"];
   EXPECT_EQ(records.size(), statuses.size()) << "duplicates in the final file";
   EXPECT_EQ(statuses, baseline.statuses);
-  EXPECT_EQ(read_json(out + "/run.json")["summary"]["total"], 24);
+  EXPECT_EQ(read_json(out + "/run.json")["summary"]["total"], 32);
 }
 
 }  // namespace

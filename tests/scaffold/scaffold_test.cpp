@@ -145,7 +145,7 @@ TEST(Scaffold, SkeletonsSayWhatToWrite) {
   EXPECT_NE(py.find("raise NotImplementedError"), std::string::npos);
 }
 
-TEST(Scaffold, AddProblemWritesThreeFilesWithTheNextId) {
+TEST(Scaffold, AddProblemWritesFourFilesWithTheNextId) {
   Repo repo;
   NewProblem problem;
   problem.name = "my_norm";
@@ -157,6 +157,11 @@ TEST(Scaffold, AddProblemWritesThreeFilesWithTheNextId) {
   EXPECT_EQ(spec.inputs.at(0).name, "x");
   EXPECT_NE(read(repo.problems / "003_my_norm" / "reference.py").find("def solution(x):"), std::string::npos);
   EXPECT_NE(read(repo.root / "reference" / "003_my_norm.cpp").find("\"003_my_norm\""), std::string::npos);
+  // The answer skeleton's plan writes no output, so the answers test fails until it is written.
+  const std::string answer = read(repo.problems / "003_my_norm" / "answer.md");
+  EXPECT_NE(answer.find("TODO (problems/003_my_norm/answer.md)"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("```json\n{\"steps\": []}\n```"), std::string::npos) << answer;
+  EXPECT_EQ(created.files.size(), 5u);  // the folder and four files
 }
 
 TEST(Scaffold, RefusalsNameTheFlagAndWriteNothing) {

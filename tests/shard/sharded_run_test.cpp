@@ -10,7 +10,8 @@
 namespace pkb::test {
 namespace {
 
-const std::string kReplay = "--model replay:examples/replay --samples 4 --dims test";
+// The six problems with replay folders (every status, 24 samples).
+const std::string kReplay = "--model replay:examples/replay --problems 1-4,7,16 --samples 4 --dims test";
 
 nlohmann::json scores(const std::string& dir) {
   const PkbRun run = run_pkb("score --json '" + dir + "'");

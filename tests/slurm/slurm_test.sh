@@ -29,7 +29,8 @@ export SLURM_CONF=$tmp/cluster/slurm.conf PATH=$PATH:/usr/sbin
 export PKB_CACHE_DIR=$tmp/cache NO_COLOR=1
 
 p() { "$pkb" --problems-dir "$src/problems" "$@"; }
-run_args=(--model replay:examples/replay --samples 2 --dims test)
+# The six problems with replay folders: every status.
+run_args=(--model replay:examples/replay --problems 1-4,7,16 --samples 2 --dims test)
 
 p -q run "${run_args[@]}" --out "$tmp/whole" || fail "the unsharded pkb run failed"
 cd "$tmp"

@@ -11,6 +11,9 @@
 // (Not <cuda/std/cstddef>: it adds module globals; size_t and ptrdiff_t are NVRTC builtins.)
 #include <cuda/std/cstdint>
 
+// INFINITY, NAN, HUGE_VALF: nvcc offers them everywhere, NVRTC nowhere (pkb's math.h stand-in).
+#include <math.h>
+
 // The harness passes all three with -D; these defaults only serve a compile outside the harness.
 #ifndef PKB_WORLD
 #define PKB_WORLD 0  // W of this run; 0 = unknown at compile time
