@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pkb needs (only the missing ones; quiet when all are present) and
-# builds pkb into build/. Needs the CUDA toolkit (NVRTC, cuBLAS; NCCL if present) from NVIDIA.
+# builds pkb into build/: the pkb program and what it starts (pkb-torch, pkb-worker, pkb-nvrtc),
+# not the tests (scripts/test.sh builds those). Needs the CUDA toolkit (NVRTC, cuBLAS; NCCL if
+# present) from NVIDIA. About 6 minutes of building on 2 cores, with ninja's progress line.
 #   scripts/setup.sh            install what is missing, configure, build
 #   PKB_BUILD_DIR=dir PKB_BUILD_TYPE=Debug scripts/setup.sh
+#   PKB_BUILD_TARGETS="all" scripts/setup.sh    build every target (the tests too)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,4 +50,10 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     { cat "$build_dir.configure.log" >&2; exit 1; }
   rm -f "$build_dir.configure.log"
 fi
-cmake --build "$build_dir" -j "$(nproc)"
+# Targets the build defines (generate_bench needs cpp-httplib, for one); "all" builds everything.
+targets=()
+for target in ${PKB_BUILD_TARGETS:-pkb}; do
+  if [ "$target" = all ] || grep -q "^build $target:" "$build_dir/build.ninja"; then targets+=("$target")
+  else echo "setup: this build has no target $target: skipped" >&2; fi
+done
+cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -179,6 +181,51 @@ TEST(Cli, ReferenceBatchAnswersEveryJobAndKeepsGoingPastAFailure) {
   const auto manifest = nlohmann::json::parse(std::ifstream(dir + "/c/manifest.json"));
   EXPECT_EQ(manifest.at("world"), 4);
   EXPECT_EQ(run_pkb("reference --batch " + batch + " 1").exit_code, 2) << "--batch takes no problem";
+}
+
+}  // namespace
+}  // namespace pkb::test
+
+namespace pkb::test {
+namespace {
+
+// pkb itself must start without libtorch, NCCL or the CUDA runtime (docs/ARCHITECTURE.md, "Two
+// programs"): those are pkb-torch's, which pkb starts only for the commands that need them.
+TEST(Cli, PkbLinksNoLibtorchNcclOrCudaRuntime) {
+  const std::string dir = make_temp_dir("ldd");
+  const std::string listing = dir + "/ldd.txt";
+  ASSERT_EQ(std::system(("ldd '" + std::string(PKB_BINARY) + "' > '" + listing + "' 2>&1").c_str()), 0);
+  std::ifstream in(listing);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("libc.so"), std::string::npos) << text;  // ldd worked
+  for (const char* library : {"libtorch", "libc10", "libnccl", "libcudart", "libcuda.so"})
+    EXPECT_EQ(text.find(library), std::string::npos) << "pkb links " << library << ":\n" << text;
+}
+
+TEST(Cli, ACommandOfPkbTorchWithoutPkbTorchSaysHowToBuildIt) {
+  ::setenv("PKB_TORCH", "/nonexistent/pkb-torch", 1);
+  const PkbRun run = run_pkb("reference 1 --world 2");
+  ::unsetenv("PKB_TORCH");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err,
+            "pkb: error: reference runs in pkb-torch (the part of pkb that links libtorch), and "
+            "/nonexistent/pkb-torch cannot be started: No such file or directory (build it: cmake --build build "
+            "--target pkb-torch)\n");
+  // The commands of pkb itself never need it.
+  ::setenv("PKB_TORCH", "/nonexistent/pkb-torch", 1);
+  const PkbRun list = run_pkb("list --json");
+  ::unsetenv("PKB_TORCH");
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+}
+
+TEST(Cli, HelpListsTheCommandsOfBothPrograms) {
+  const PkbRun run = run_pkb("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* command : {"list", "prompt", "score", "reference", "validate", "eval", "run", "doctor"})
+    EXPECT_NE(run.out.find(std::string("  ") + command + " "), std::string::npos) << command << "\n" << run.out;
+  const PkbRun reference = run_pkb("reference --help");  // pkb-torch's own help for it
+  EXPECT_EQ(reference.exit_code, 0);
+  EXPECT_NE(reference.out.find("--world"), std::string::npos) << reference.out;
 }
 
 }  // namespace
