@@ -1,5 +1,5 @@
 // `pkb generate --model M --out DIR [--problems LIST] [--samples K] [--world W] [--dtype D] ...`:
-// ask a model for K samples of each problem's prompt and write the results layout of DESIGN.md §6.
+// ask a model for K samples of each problem's prompt and write the results layout of docs/RESULTS.md.
 // Every flag, the key, the server and the output directory are checked before anything is written
 // (run_options.h, shared with `pkb run`).
 #include <spdlog/spdlog.h>
@@ -46,12 +46,24 @@ std::function<int()> setup_generate(CLI::App& app, const GlobalOptions& global) 
         "from the cache",
         summary.total, flags->out, summary.generated, summary.format_errors, summary.api_errors,
         summary.resumed, summary.cached);
+    if (summary.timeouts_after_accept > 0)
+      spdlog::warn(
+          "generate: {} requests timed out after the provider had them, and may be billed "
+          "(timeouts_after_accept in samples.jsonl); --first-byte-timeout and --timeout set the "
+          "waits",
+          summary.timeouts_after_accept);
     if (summary.cancelled) {
       std::fprintf(stderr,
                    "pkb: interrupted: %s holds every sample finished so far; --resume continues\n",
                    flags->out.c_str());
       return 130;
     }
+    // One error for a run that stopped early; its unasked samples wait for --resume.
+    if (!summary.stopped.empty())
+      throw WorkFailed("generate: stopped: " + summary.stopped + "; " +
+                       std::to_string(summary.unasked) + " of " + std::to_string(summary.total) +
+                       " samples not asked; pkb generate --resume --out " + flags->out +
+                       " continues");
     if (summary.api_errors > 0)
       throw WorkFailed("generate: " + std::to_string(summary.api_errors) + " of " +
                        std::to_string(summary.total) + " samples got no answer (api_error in " +

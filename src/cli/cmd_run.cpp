@@ -57,7 +57,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
   add_eval_flags(app, *eval_flags);
   add_turn_flags(app, *turn_flags);
   return [&global, flags, eval_flags, turn_flags] {
-    const run::TurnPolicy turns = turn_policy(*turn_flags, flags->max_tokens);
+    run::TurnPolicy turns = turn_policy(*turn_flags, flags->max_tokens);
     std::string feedback_sha256;
     auto feedback_template = load_feedback_template(*turn_flags, feedback_sha256);
     if (flags->out.empty()) {
@@ -65,6 +65,8 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
       flags->out = default_out(flags->model);
     }
     PreparedGeneration prepared = prepare_generation(global, *flags, &g_interrupted);
+    // Without --max-tokens, the cap is the model table's default, known only now.
+    turns.max_tokens = flags->max_tokens;
     std::vector<const problem::ProblemSpec*> specs;
     int max_world = 1;
     nlohmann::json problems = nlohmann::json::array();
@@ -118,13 +120,18 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
                  records != samples ? " (" + std::to_string(records) + " turns)" : std::string(),
                  flags->out, summary_text(summary.summary),
                  summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
-    if (!summary.cancelled) spdlog::info("run: next: pkb score {}", flags->out);
+    // A run the client stopped (a dead endpoint, a bad key) left its unasked samples for --resume.
+    const std::string stopped = prepared.client->stop_reason();
+    if (!summary.cancelled && stopped.empty()) spdlog::info("run: next: pkb score {}", flags->out);
     if (summary.cancelled) {
       std::fprintf(stderr,
                    "pkb: interrupted: %s holds every sample finished so far; --resume continues\n",
                    flags->out.c_str());
       return 130;
     }
+    if (!stopped.empty())
+      throw WorkFailed("run: stopped: " + stopped + "; pkb run --resume --out " + flags->out +
+                       " continues");
     const int api_errors = summary.summary["by_status"].value("api_error", 0);
     if (api_errors > 0)
       throw WorkFailed("run: " + std::to_string(api_errors) +

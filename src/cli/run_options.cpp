@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "src/cli/model_client_setup.h"
 #include "src/cli/problem_args.h"
 #include "src/cli/problem_list.h"
 #include "src/common/error.h"
@@ -102,6 +103,31 @@ void keep_replayed(const ModelFlags& flags, const generate::ReplayClient& replay
   prepared.dims = std::move(kept.dims);
 }
 
+// One source for the help text: the model-name code knows each provider's key and base URL.
+constexpr model::Provider kHttpProviders[] = {
+    model::Provider::openai, model::Provider::openai_responses, model::Provider::anthropic,
+    model::Provider::gemini, model::Provider::together,         model::Provider::openai_compat};
+
+std::string key_variables_text() {
+  std::string text;
+  for (model::Provider provider : kHttpProviders) {
+    if (provider == model::Provider::openai_responses) continue;  // the same key as openai
+    text += (text.empty() ? "" : "; ") + model::api_key_env_names(provider) + " (" +
+            std::string(model::provider_name(provider)) +
+            (provider == model::Provider::openai ? ", openai-responses" : "") +
+            (provider == model::Provider::openai_compat ? ", optional" : "") + ")";
+  }
+  return text;
+}
+
+std::string base_url_text() {
+  std::string text;
+  for (model::Provider provider : kHttpProviders)
+    text += (text.empty() ? "" : "; ") + std::string(model::provider_name(provider)) + " " +
+            std::string(model::base_url_convention(provider));
+  return text + " (e.g. http://localhost:4000/v1beta for gemini through a proxy)";
+}
+
 }  // namespace
 
 void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
@@ -111,11 +137,16 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
       "--model", flags.model,
       "PROVIDER:MODEL: openai:, openai-responses:, anthropic:, gemini:, together:ORG/MODEL, "
       "openai-compat: (with --base-url) or replay:DIR" +
-          (default_model.empty() ? std::string() : " (default " + default_model + ")"));
+          (default_model.empty() ? std::string() : " (default " + default_model + ")") +
+          ". The key comes from " + key_variables_text());
   if (default_model.empty()) model->required();
   app.add_option("--base-url", flags.base_url,
-                 "Server URL for openai-compat (e.g. http://localhost:8000/v1), or another base "
-                 "for a hosted provider");
+                 "Server URL BASE: required for openai-compat (e.g. http://localhost:8000/v1), "
+                 "else it replaces the provider's own. " +
+                     base_url_text());
+  app.add_option("--model-table", flags.model_table,
+                 "Model table FILE whose rules go before the built-in ones (default "
+                 "$PKB_MODEL_TABLE; docs/MODELS.md)");
   flags.problems_option = app.add_option("--problems", flags.problems,
                                          "all, or ids, ranges and names: 1-8,13 (default all)");
   app.add_option("--samples", flags.samples, "Samples per problem K (default 1)");
@@ -128,8 +159,10 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
                  "Prompt template FILE (default prompts/task.md)");
   app.add_option("--temperature", flags.temperature,
                  "Sampling temperature T (default: not sent, the provider's)");
-  app.add_option("--max-tokens", flags.max_tokens,
-                 "Output cap N, reasoning included (default 32000)");
+  flags.max_tokens_option =
+      app.add_option("--max-tokens", flags.max_tokens,
+                     "Output cap N, reasoning included (default: the model table's, 32000 for "
+                     "most models; lowered to the model's cap)");
   app.add_option("--reasoning", flags.reasoning,
                  "Reasoning effort: low, medium or high (default: not sent)");
   app.add_option("--jobs", flags.jobs, "Requests in flight at once J (default 8)");
@@ -145,8 +178,11 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
   app.add_flag("--no-stream", flags.no_stream,
                "Ask for whole replies instead of streams (for servers that mishandle SSE)");
   app.add_option("--timeout", flags.timeout_s, "Longest one request may take, in s (default 3600)");
+  app.add_option("--first-byte-timeout", flags.first_byte_timeout_s,
+                 "Longest a stream may wait for its first byte while the model thinks, in s "
+                 "(default 1200)");
   app.add_option("--stall-timeout", flags.stall_timeout_s,
-                 "Longest a stream may send nothing, in s (default 120)");
+                 "Longest a stream may send nothing once it has begun, in s (default 120)");
   app.add_option("--connect-timeout", flags.connect_timeout_s,
                  "Longest a connection may take, in s (default 10)");
 }
@@ -154,6 +190,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
 std::string model_flags_text(const ModelFlags& flags) {
   std::string text = " --model " + flags.model;
   if (!flags.base_url.empty()) text += " --base-url " + flags.base_url;
+  if (!flags.model_table.empty()) text += " --model-table " + flags.model_table;
   text += " --problems " + flags.problems + " --samples " + std::to_string(flags.samples);
   if (flags.world > 0) text += " --world " + std::to_string(flags.world);
   text += " --dtype " + flags.dtype + " --dims " + flags.dims + " --hardware " + flags.hardware;
@@ -170,8 +207,9 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
                                       const std::atomic<bool>* cancel) {
   check_positive("--samples", flags.samples, "a positive number of samples");
   check_positive("--jobs", flags.jobs, "a positive number of requests");
-  check_positive("--max-tokens", flags.max_tokens, "a positive token count");
   check_positive("--timeout", flags.timeout_s, "a positive number of seconds");
+  check_positive("--first-byte-timeout", flags.first_byte_timeout_s,
+                 "a positive number of seconds");
   check_positive("--stall-timeout", flags.stall_timeout_s, "a positive number of seconds");
   check_positive("--connect-timeout", flags.connect_timeout_s, "a positive number of seconds");
   if (!flags.reasoning.empty() && flags.reasoning != "low" && flags.reasoning != "medium" &&
@@ -182,31 +220,21 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
   prepared.spec = model::parse_model_name(flags.model, flags.base_url);
   const model::ModelSpec& spec = prepared.spec;
   check_temperature(flags, spec);
+  const model::ModelRule rule = model_rule(flags, spec);
+  flags.max_tokens = asked_max_tokens(flags, rule);
   const std::string key = model::api_key_from_env(spec);
   const auto index = open_index(global);
   std::string template_sha256;
   build_prompts(index, flags, template_sha256, prepared);
 
-  model::ClientOptions options;
-  options.stream = !flags.no_stream;
-  options.timeouts = {static_cast<int>(flags.connect_timeout_s * 1000),
-                      static_cast<int>(flags.stall_timeout_s * 1000),
-                      static_cast<int>(flags.timeout_s * 1000)};
-  options.max_in_flight = flags.jobs;
-  options.cancel = cancel;
+  const model::ClientOptions options = client_options(flags, rule, cancel);
   if (spec.provider == model::Provider::replay) {
     const auto dir = generate::resolve_replay_dir(spec.model, index.root().parent_path());
     auto replay = std::make_unique<generate::ReplayClient>(dir);
     keep_replayed(flags, *replay, spec.model, prepared);
     prepared.client = std::move(replay);
   } else {
-    std::string error;
-    if (!model::http_can_connect(spec.base_url, options.timeouts.connect_ms, error))
-      throw UsageError(spec.custom_base
-                           ? "--base-url " + spec.base_url + ": cannot connect: " + error
-                           : "--model " + spec.text + ": cannot reach " + spec.base_url + ": " +
-                                 error);
-    prepared.client = std::make_unique<model::HttpModelClient>(spec, key, options);
+    prepared.client = connect_client(spec, key, options);
   }
 
   auto& config = prepared.config;
@@ -229,23 +257,15 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
                         {"dims", flags.dims},
                         {"hardware", flags.hardware},
                         {"template_sha256", template_sha256}};
-  model::ModelRequest example;
-  example.user = "<prompt>";
-  example.max_tokens = flags.max_tokens;
-  if (!flags.temperature.empty()) example.temperature = std::stod(flags.temperature);
-  example.reasoning = flags.reasoning;
-  config.run_info = {
-      {"model",
-       {{"name", spec.text},
-        {"provider", model::provider_name(spec.provider)},
-        {"api", model::api_name(spec.api)},
-        {"model", spec.model},
-        {"base_url", spec.base_url}}},
-      {"stream", options.stream},
-      {"request_sent", spec.provider == model::Provider::replay
-                           ? nlohmann::json()
-                           : model::make_provider_api(spec)->body(example, options.stream)},
-      {"hardware", flags.hardware}};
+  config.run_info = {{"model",
+                      {{"name", spec.text},
+                       {"provider", model::provider_name(spec.provider)},
+                       {"api", model::api_name(spec.api)},
+                       {"model", spec.model},
+                       {"base_url", spec.base_url}}},
+                     {"stream", options.stream},
+                     {"hardware", flags.hardware}};
+  describe_requests(flags, spec, options, config.run_info);
   return prepared;
 }
 

@@ -19,11 +19,14 @@ namespace pkb::cli {
 struct ModelFlags {
   std::string model, base_url, problems = "all", dtype = "bf16", dims = "bench",
                                hardware = "h100_8";
-  std::string template_path, temperature, reasoning, out, shard;
-  int samples = 1, world = 0, max_tokens = 32000, jobs = 8;
-  double timeout_s = 3600, stall_timeout_s = 120, connect_timeout_s = 10;
+  std::string template_path, temperature, reasoning, out, shard, model_table;
+  int samples = 1, world = 0, jobs = 8;
+  int max_tokens = 0;  // 0 until resolved: --max-tokens, else the model table's default
+  double timeout_s = 3600, stall_timeout_s = 120, connect_timeout_s = 10,
+         first_byte_timeout_s = 1200;
   bool resume = false, no_stream = false;
-  CLI::Option* problems_option = nullptr;  // to tell `--problems all` from no --problems
+  CLI::Option* problems_option = nullptr;    // to tell `--problems all` from no --problems
+  CLI::Option* max_tokens_option = nullptr;  // to tell --max-tokens from the table's default
 };
 
 /// Adds the shared flags; `out_required` for generate (run picks a default --out);
@@ -41,7 +44,10 @@ struct PreparedGeneration {
 
 /// Checks every flag, builds the prompts and the client (a replay:DIR resolved against the
 /// source tree too; without --problems only the problems DIR has answers for), and fills the
-/// config (fingerprint and run_info without command). Throws pkb::UsageError naming the flag.
+/// config (fingerprint and run_info without command). The model's rule in the model table
+/// (--model-table, $PKB_MODEL_TABLE, the built-in one) gives the default --max-tokens, which is
+/// written back to `flags`, and shapes every request; run.json's request_settings says how.
+/// Throws pkb::UsageError naming the flag, pkb::InputError for a bad model table.
 PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& flags,
                                       const std::atomic<bool>* cancel);
 

@@ -130,6 +130,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
     SampleGenerator generator(config, client, stats);
     while (true) {
       if (config.cancel && config.cancel->load()) return;
+      if (!client.stop_reason().empty()) return;  // left unasked: --resume continues
       const std::size_t index = next++;
       if (index >= work.size()) return;
       try {
@@ -158,11 +159,21 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   for (const auto& [kind, count] : stats.failures)
     (kind == "api_error" ? summary.api_errors : summary.format_errors) += count;
   summary.cancelled = config.cancel && config.cancel->load();
+  summary.timeouts_after_accept = stats.timeouts_after_accept;
+  summary.stopped = client.stop_reason();
+  summary.unasked = summary.total - summary.resumed - stats.done;
   doc["finished"] = utc_now_iso();
-  doc["summary"] = {{"total", summary.total},           {"resumed", summary.resumed},
-                    {"generated", summary.generated},   {"format_errors", summary.format_errors},
-                    {"api_errors", summary.api_errors}, {"from_cache", summary.cached},
-                    {"cancelled", summary.cancelled}};
+  doc["summary"] = {
+      {"total", summary.total},
+      {"resumed", summary.resumed},
+      {"generated", summary.generated},
+      {"format_errors", summary.format_errors},
+      {"api_errors", summary.api_errors},
+      {"from_cache", summary.cached},
+      {"timeouts_after_accept", summary.timeouts_after_accept},
+      {"unasked", summary.unasked},
+      {"stopped", summary.stopped.empty() ? nlohmann::json() : nlohmann::json(summary.stopped)},
+      {"cancelled", summary.cancelled}};
   write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
   return summary;
 }

@@ -1,6 +1,6 @@
 // `pkb generate` without the command line: ask a model for K samples of each prompt with J
 // workers, cache every terminal answer, extract the solution, and record each sample once in the
-// results layout of DESIGN.md §6:
+// results layout of docs/RESULTS.md:
 //   run.json              what was run (model, parameters, problems, prompts), schema_version
 //   samples.jsonl         one record per sample, appended and flushed per line
 //   responses/ab/KEY.json the response cache (raw request and reply, normalized result)
@@ -60,6 +60,7 @@ struct GenerateStats {
   std::atomic<int> cached{0};   // of `done`, answered from the response cache
   std::atomic<int> generated{0};
   std::atomic<long long> output_tokens{0};
+  std::atomic<int> timeouts_after_accept{0};  // requests that timed out once the provider had them
   std::mutex mutex;
   std::map<std::string, int> failures;  // "api_error", "format_error: truncated", ...
   std::string resolved_model;           // the first model id the provider reported
@@ -67,6 +68,9 @@ struct GenerateStats {
 
 struct GenerateSummary {
   int total = 0, resumed = 0, generated = 0, format_errors = 0, api_errors = 0, cached = 0;
+  int timeouts_after_accept = 0;
+  int unasked = 0;      // samples never asked because the run stopped (--resume asks them)
+  std::string stopped;  // why the run stopped early (the client's stop reason); empty if it did not
   bool cancelled = false;
 };
 

@@ -67,12 +67,15 @@ model::ModelResult model_result_from_json(const nlohmann::json& doc) {
 }
 
 nlohmann::json to_json(const CacheEntry& entry) {
-  return {{"schema_version", kCacheSchema},    {"key", entry.key.fields},
-          {"key_sha256", entry.key.sha256},    {"created", entry.created},
-          {"request", entry.request_body},     {"http_status", entry.http_status},
-          {"request_id", entry.request_id},    {"attempts", entry.attempts},
-          {"latency_s", entry.latency_s},      {"result", to_json(entry.result)},
-          {"raw_response", entry.raw_response}};
+  nlohmann::json doc = {{"schema_version", kCacheSchema},    {"key", entry.key.fields},
+                        {"key_sha256", entry.key.sha256},    {"created", entry.created},
+                        {"request", entry.request_body},     {"http_status", entry.http_status},
+                        {"request_id", entry.request_id},    {"attempts", entry.attempts},
+                        {"latency_s", entry.latency_s},      {"result", to_json(entry.result)},
+                        {"raw_response", entry.raw_response}};
+  // Only when there are some, so entries of requests sent as the table built them are unchanged.
+  if (!entry.adjustments.empty()) doc["request_adjustments"] = entry.adjustments;
+  return doc;
 }
 
 CacheEntry cache_entry_from_json(const nlohmann::json& doc, const std::string& source) {
@@ -88,6 +91,9 @@ CacheEntry cache_entry_from_json(const nlohmann::json& doc, const std::string& s
     entry.latency_s = doc.value("latency_s", 0.0);
     entry.result = model_result_from_json(doc.at("result"));
     entry.raw_response = doc.value("raw_response", "");
+    if (doc.contains("request_adjustments") && doc["request_adjustments"].is_array())
+      for (const auto& adjustment : doc["request_adjustments"])
+        entry.adjustments.push_back(adjustment);
     return entry;
   } catch (const nlohmann::json::exception& error) {
     throw InputError(source + ": not a pkb response cache entry: " + error.what());

@@ -1,4 +1,4 @@
-// The response cache (research/model-apis.md §10): one file per terminal model answer, keyed by
+// The response cache: one file per terminal model answer, keyed by
 // the SHA-256 of a canonical JSON object naming exactly what determines the answer's distribution
 // (provider, API, endpoint, model, prompt hash, the parameters sent, sample index) and nothing
 // else (no keys, timeouts, stream flag or retry policy). `--resume` and `replay:DIR` read it back.
@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "src/model/model_name.h"
 #include "src/model/model_result.h"
@@ -42,6 +43,8 @@ struct CacheEntry {
   int attempts = 0;
   double latency_s = 0;
   std::string created;  // UTC, ISO 8601
+  /// Parameters changed after a 400 before this answer came (model::RequestAdjustment as JSON).
+  std::vector<nlohmann::json> adjustments;
 };
 
 class ResponseCache {

@@ -53,9 +53,19 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
     request.label = problem.key + "#" + std::to_string(sample);  // replay:DIR reads the key here
     const model::ModelOutcome outcome = client_.generate(request);
     if (!outcome.ok() && config_.cancel && config_.cancel->load()) return nullptr;
+    // The run stopped (a dead endpoint, a stopped provider) before this sample got an answer from
+    // the server: it stays unasked, and --resume asks it.
+    if (!outcome.ok() && (outcome.failure->kind == model::FailureKind::stop_run ||
+                          (outcome.attempts.empty() && !client_.stop_reason().empty())))
+      return nullptr;
     record["attempts"] = outcome.attempts.size();
     record["latency_s"] = outcome.latency_s;
     record["request_id"] = outcome.request_id;
+    if (!outcome.adjustments.empty()) record["request_adjustments"] = outcome.adjustments;
+    if (outcome.timeouts_after_accept > 0) {
+      record["timeouts_after_accept"] = outcome.timeouts_after_accept;
+      stats_.timeouts_after_accept += outcome.timeouts_after_accept;
+    }
     if (!outcome.ok()) {
       record["status"] = "api_error";
       record["message"] = outcome.failure->message;
@@ -72,12 +82,14 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
                        *outcome.result,
                        static_cast<int>(outcome.attempts.size()),
                        outcome.latency_s,
-                       utc_now_iso()};
+                       utc_now_iso(),
+                       outcome.adjustments};
     cache_.store(*entry);
   } else {
     record["attempts"] = 0;
     record["latency_s"] = entry->latency_s;
     record["request_id"] = entry->request_id;
+    if (!entry->adjustments.empty()) record["request_adjustments"] = entry->adjustments;
   }
   record["from_cache"] = from_cache;
   describe_answer(sample_dir(problem.key, sample, turn.turn), *entry, record);
@@ -126,7 +138,7 @@ void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& 
   record["artifacts"] = artifacts;
 }
 
-// An alias that moves mid-run mixes two models in one result (research/model-apis.md §10).
+// An alias that moves mid-run mixes two models in one result.
 void SampleGenerator::note_resolved_model(const std::string& model) {
   if (model.empty()) return;
   std::lock_guard<std::mutex> lock(stats_.mutex);

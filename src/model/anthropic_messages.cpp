@@ -34,6 +34,13 @@ Usage usage_of(const nlohmann::json& usage) {
   return out;
 }
 
+// Stream events carry usage in pieces (message_start: input; message_delta: cumulative output and
+// its thinking part); a field sent as null in a later event must not erase an earlier count.
+void merge_usage(nlohmann::json& usage, const nlohmann::json& update) {
+  for (const auto& item : update.items())
+    if (!item.value().is_null()) usage[item.key()] = item.value();
+}
+
 class AnthropicMessages : public ProviderApi {
  public:
   explicit AnthropicMessages(ModelSpec spec) : spec_(std::move(spec)) {}
@@ -44,7 +51,8 @@ class AnthropicMessages : public ProviderApi {
     return {"Content-Type: application/json", kApiVersion, "x-api-key: " + key};
   }
 
-  nlohmann::json body(const ModelRequest& request, bool stream) const override {
+  nlohmann::json body(const ModelRequest& request, const WireSettings& wire,
+                      bool stream) const override {
     nlohmann::json messages = nlohmann::json::array();
     for (const ChatTurn& turn : request.history) {
       messages.push_back({{"role", "user"}, {"content", turn.user}});
@@ -52,12 +60,14 @@ class AnthropicMessages : public ProviderApi {
     }
     messages.push_back({{"role", "user"}, {"content", request.user}});
     nlohmann::json body = {
-        {"model", spec_.model}, {"max_tokens", request.max_tokens}, {"messages", messages}};
+        {"model", spec_.model}, {"max_tokens", wire.max_tokens}, {"messages", messages}};
     if (!request.system.empty()) body["system"] = request.system;
-    if (request.temperature) body["temperature"] = *request.temperature;
-    if (!request.reasoning.empty()) {
+    if (wire.temperature) body["temperature"] = *wire.temperature;
+    if (wire.reasoning == ReasoningStyle::adaptive) {
       body["thinking"] = {{"type", "adaptive"}};
-      body["output_config"] = {{"effort", request.reasoning}};
+      if (!wire.effort.empty()) body["output_config"] = {{"effort", wire.effort}};
+    } else if (wire.reasoning == ReasoningStyle::budget) {
+      body["thinking"] = {{"type", "enabled"}, {"budget_tokens", wire.budget_tokens}};
     }
     if (stream) body["stream"] = true;
     return body;
@@ -101,7 +111,7 @@ class AnthropicMessages : public ProviderApi {
         result.model = string_at(doc["message"], "model");
         result.response_id = string_at(doc["message"], "id");
         if (doc["message"].contains("usage") && doc["message"]["usage"].is_object())
-          usage.update(doc["message"]["usage"]);
+          merge_usage(usage, doc["message"]["usage"]);
       } else if (type == "content_block_start" && doc.contains("content_block")) {
         block_types[doc.value("index", 0)] = string_at(doc["content_block"], "type");
       } else if (type == "content_block_delta" && doc.contains("delta")) {
@@ -111,7 +121,7 @@ class AnthropicMessages : public ProviderApi {
         if (delta_type == "thinking_delta") result.reasoning_text += string_at(delta, "thinking");
       } else if (type == "message_delta") {
         if (doc.contains("delta")) result.raw_stop = string_at(doc["delta"], "stop_reason");
-        if (doc.contains("usage") && doc["usage"].is_object()) usage.update(doc["usage"]);
+        if (doc.contains("usage") && doc["usage"].is_object()) merge_usage(usage, doc["usage"]);
       } else if (type == "message_stop") {
         stopped = true;
         break;

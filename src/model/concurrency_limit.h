@@ -1,5 +1,5 @@
 // How many requests one provider may have in flight: at most `max`, halved on every rate-limit or
-// overload answer and grown back by one after a run of successes (AIMD, research/model-apis.md §7),
+// overload answer and grown back by one after a run of successes (AIMD),
 // so a burst of 429s slows the whole run instead of every worker hammering the provider.
 #pragma once
 

@@ -13,6 +13,8 @@ namespace pkb::model {
 namespace {
 
 constexpr std::size_t kMaxMessage = 300;  // error messages land in one log line and one record
+// LiteLLM's proxy passes the upstream provider's headers on under this prefix.
+const std::string kProxyPrefix = "llm_provider-";
 
 // Retry-After as an HTTP date, "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110's IMF-fixdate, the form
 // servers send); 0 when it does not parse.
@@ -73,24 +75,50 @@ std::optional<double> header_number(const std::map<std::string, std::string>& he
   return std::nullopt;
 }
 
-std::optional<double> wait_hint(const std::map<std::string, std::string>& headers,
-                                const ErrorBody& error) {
-  if (auto ms = header_number(headers, "retry-after-ms")) return *ms / 1000.0;
-  if (auto seconds = header_number(headers, "retry-after")) return *seconds;
-  if (headers.count("retry-after")) {  // an HTTP date
-    const std::time_t when = parse_http_date(headers.at("retry-after"));
+// A reset header: seconds ("30"), a duration ("1s", "6m0s") or, for values no wait could be, a
+// Unix time (GitHub-style proxies send x-ratelimit-reset: 1767225600).
+std::optional<double> reset_seconds(const std::map<std::string, std::string>& headers,
+                                    const std::string& name) {
+  constexpr double kUnixTimeAfter = 1e9;  // 2001: larger "seconds" are a point in time
+  if (auto seconds = header_number(headers, name)) {
+    if (*seconds < kUnixTimeAfter) return seconds;
+    return std::max(0.0, *seconds - static_cast<double>(std::time(nullptr)));
+  }
+  const auto found = headers.find(name);
+  return found == headers.end() ? std::nullopt : parse_duration_s(found->second);
+}
+
+// What a server asks for outright.
+std::optional<double> asked_wait(const std::map<std::string, std::string>& headers,
+                                 const std::string& prefix) {
+  if (auto ms = header_number(headers, prefix + "retry-after-ms")) return *ms / 1000.0;
+  if (auto seconds = header_number(headers, prefix + "retry-after")) return *seconds;
+  if (headers.count(prefix + "retry-after")) {  // an HTTP date
+    const std::time_t when = parse_http_date(headers.at(prefix + "retry-after"));
     if (when > 0) return std::max(0.0, std::difftime(when, std::time(nullptr)));
   }
-  if (error.retry_delay_s) return error.retry_delay_s;
-  if (auto seconds = header_number(headers, "x-ratelimit-reset")) return *seconds;  // Together
+  return std::nullopt;
+}
+
+// When a rate-limit window resets.
+std::optional<double> reset_wait(const std::map<std::string, std::string>& headers,
+                                 const std::string& prefix) {
+  for (const char* name : {"x-ratelimit-reset", "ratelimit-reset"})  // Together, IETF draft
+    if (auto seconds = reset_seconds(headers, prefix + name)) return seconds;
   std::optional<double> longest;
-  for (const char* name : {"x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"}) {  // OpenAI
-    const auto found = headers.find(name);
-    if (found == headers.end()) continue;
-    if (auto seconds = parse_duration_s(found->second))
+  for (const char* name : {"x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"})  // OpenAI
+    if (auto seconds = reset_seconds(headers, prefix + name))
       longest = std::max(longest.value_or(0.0), *seconds);
-  }
   return longest;
+}
+
+std::optional<double> wait_hint(const std::map<std::string, std::string>& headers,
+                                const ErrorBody& error) {
+  if (auto seconds = asked_wait(headers, "")) return seconds;
+  if (error.retry_delay_s) return error.retry_delay_s;
+  if (auto seconds = reset_wait(headers, "")) return seconds;
+  if (auto seconds = asked_wait(headers, kProxyPrefix)) return seconds;
+  return reset_wait(headers, kProxyPrefix);
 }
 
 }  // namespace
@@ -138,6 +166,7 @@ ErrorBody parse_error_body(const std::string& body) {
   if (error.contains("type")) out.type = json_text(error["type"]);
   if (error.contains("status")) out.type = json_text(error["status"]);  // Gemini
   if (error.contains("code")) out.code = json_text(error["code"]);
+  if (error.contains("param")) out.param = json_text(error["param"]);
   if (doc.contains("error") && doc["error"].is_string())
     out.message = one_line(doc["error"].get<std::string>());
   if (error.contains("details") && error["details"].is_array()) {

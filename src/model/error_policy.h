@@ -1,4 +1,4 @@
-// What to do after a failed attempt (research/model-apis.md §7): retry, stop the provider (quota,
+// What to do after a failed attempt: retry, stop the provider (quota,
 // billing, bad key) or fail the sample, and how long to wait: the server's hint when it gave one,
 // else exponential backoff with jitter.
 #pragma once
@@ -19,6 +19,7 @@ namespace pkb::model {
 struct ErrorBody {
   std::string type;                     // "rate_limit_error", "RESOURCE_EXHAUSTED", ...
   std::string code;                     // "insufficient_quota", "429", ...
+  std::string param;                    // OpenAI's error.param: "temperature", "max_tokens", ...
   std::string message;                  // one line
   std::optional<double> retry_delay_s;  // Gemini RetryInfo.retryDelay
 };
@@ -27,8 +28,11 @@ ErrorBody parse_error_body(const std::string& body);
 /// The class of an error named by an HTTP status and the error's type or code.
 FailureKind classify_error(long status, const ErrorBody& error, const std::string& raw_body);
 
-/// A non-2xx response as a failure, with its wait hint (retry-after-ms, retry-after, Gemini
-/// retryDelay, x-ratelimit-reset*) and the x-should-retry override applied.
+/// A non-2xx response as a failure, with its wait hint and the x-should-retry override applied.
+/// Hints, first found wins: retry-after-ms, retry-after (seconds or an HTTP date), Gemini's
+/// RetryInfo.retryDelay, x-ratelimit-reset or ratelimit-reset (seconds, a duration or a Unix
+/// time), the longest of x-ratelimit-reset-requests and -tokens; then the same headers under the
+/// llm_provider- prefix a LiteLLM proxy gives the upstream headers it passes on.
 ApiFailure http_failure(long status, const std::map<std::string, std::string>& headers,
                         const std::string& body);
 

@@ -2,7 +2,6 @@
 // candidatesTokenCount, so output = candidates + thoughts. The stream (streamGenerateContent with
 // alt=sse) has no end marker: the chunk carrying finishReason is the last, and a stream without one
 // was cut.
-#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "src/model/provider_api.h"
@@ -75,14 +74,18 @@ class GeminiGenerate : public ProviderApi {
     return {"Content-Type: application/json", "x-goog-api-key: " + key};
   }
 
-  nlohmann::json body(const ModelRequest& request, bool) const override {
-    nlohmann::json config = {{"maxOutputTokens", request.max_tokens}, {"candidateCount", 1}};
-    if (request.temperature) config["temperature"] = *request.temperature;
-    if (!request.reasoning.empty()) {
-      std::string level = request.reasoning;
-      for (char& c : level) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      config["thinkingConfig"] = {{"thinkingLevel", level}, {"includeThoughts", true}};
-    }
+  nlohmann::json body(const ModelRequest& request, const WireSettings& wire, bool) const override {
+    nlohmann::json config = {{"maxOutputTokens", wire.max_tokens}, {"candidateCount", 1}};
+    if (wire.temperature) config["temperature"] = *wire.temperature;
+    // Gemini 2.5 takes thinkingBudget, Gemini 3 thinkingLevel, and both at once is a 400.
+    // Thoughts are asked for even without --reasoning: a thinking model streams them instead of
+    // staying silent until its first answer byte.
+    nlohmann::json thinking = nlohmann::json::object();
+    if (wire.reasoning == ReasoningStyle::level && !wire.effort.empty())
+      thinking["thinkingLevel"] = wire.effort;
+    if (wire.reasoning == ReasoningStyle::budget) thinking["thinkingBudget"] = wire.budget_tokens;
+    if (wire.summary) thinking["includeThoughts"] = true;
+    if (!thinking.empty()) config["thinkingConfig"] = thinking;
     nlohmann::json contents = nlohmann::json::array();
     for (const ChatTurn& turn : request.history) {
       contents.push_back({{"role", "user"}, {"parts", {{{"text", turn.user}}}}});

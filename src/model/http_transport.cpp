@@ -20,13 +20,24 @@ using Clock = std::chrono::steady_clock;
 struct Transfer {
   HttpResponse* response;
   Clock::time_point last_byte;
+  bool body_started = false;  // until then the first-byte deadline applies, after it the stall one
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   transfer->response->body.append(data, size * count);
   transfer->last_byte = Clock::now();
+  transfer->body_started = true;
   return size * count;
+}
+
+bool is_connect_failure(CURLcode code, CURL* easy) {
+  if (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+      code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR)
+    return true;
+  curl_off_t connect_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+  return code == CURLE_OPERATION_TIMEDOUT && connect_us == 0;
 }
 
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
@@ -105,12 +116,20 @@ HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts,
   while (true) {
     curl_multi_perform(multi, &running);
     if (running == 0) break;
-    if (cancel && cancel->load())
+    if (cancel && cancel->load()) {
       abort_reason = "cancelled";
-    else if (timeouts.stall_ms > 0 && elapsed_ms(transfer.last_byte) > timeouts.stall_ms)
+    } else if (!transfer.body_started && timeouts.first_byte_ms > 0 &&
+               elapsed_ms(start) > timeouts.first_byte_ms) {
+      abort_reason = "no first byte within " + std::to_string(timeouts.first_byte_ms) + " ms";
+      response.timed_out = true;
+    } else if (transfer.body_started && timeouts.stall_ms > 0 &&
+               elapsed_ms(transfer.last_byte) > timeouts.stall_ms) {
       abort_reason = "stalled: no data for " + std::to_string(timeouts.stall_ms) + " ms";
-    else if (timeouts.overall_ms > 0 && elapsed_ms(start) > timeouts.overall_ms)
+      response.timed_out = true;
+    } else if (timeouts.overall_ms > 0 && elapsed_ms(start) > timeouts.overall_ms) {
       abort_reason = "timed out after " + std::to_string(timeouts.overall_ms) + " ms";
+      response.timed_out = true;
+    }
     if (!abort_reason.empty()) break;
     curl_multi_poll(multi, nullptr, 0, kPollMs, nullptr);
   }
@@ -119,6 +138,10 @@ HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts,
   while (CURLMsg* message = curl_multi_info_read(multi, &queued))
     if (message->msg == CURLMSG_DONE) code = message->data.result;
   curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response.status);
+  curl_off_t uploaded = 0;
+  curl_easy_getinfo(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded);
+  response.request_sent =
+      response.status != 0 || uploaded >= static_cast<curl_off_t>(request.body.size());
   if (!abort_reason.empty()) {
     response.transport_failed = true;
     response.error = abort_reason;
@@ -127,6 +150,9 @@ HttpResponse http_post(const HttpRequest& request, const HttpTimeouts& timeouts,
     response.error = curl_easy_strerror(code);
     response.retryable = code != CURLE_URL_MALFORMAT && code != CURLE_UNSUPPORTED_PROTOCOL &&
                          code != CURLE_PEER_FAILED_VERIFICATION;
+    response.connect_failed = is_connect_failure(code, easy);
+    response.timed_out = code == CURLE_OPERATION_TIMEDOUT && !response.connect_failed;
+    if (response.connect_failed) response.request_sent = false;
   }
   curl_multi_remove_handle(multi, easy);
   curl_easy_cleanup(easy);

@@ -1,6 +1,7 @@
-// One HTTP POST through libcurl, with the three deadlines a model call needs: connect, stall (no
-// byte for a while: only meaningful when streaming) and overall, each in milliseconds, plus a
-// cancel flag. Transport failures are values in the response, never exceptions.
+// One HTTP POST through libcurl, with the deadlines a model call needs, each in milliseconds:
+// connect; first byte (a reasoning model may think for many minutes before its first byte);
+// stall (no byte for a while once the body has begun: only meaningful when streaming); overall;
+// plus a cancel flag. Transport failures are values in the response, never exceptions.
 #pragma once
 
 #include <atomic>
@@ -12,8 +13,9 @@ namespace pkb::model {
 
 struct HttpTimeouts {
   int connect_ms = 10000;
-  int stall_ms = 0;    // 0: none
-  int overall_ms = 0;  // 0: none
+  int stall_ms = 0;       // between body bytes, once the first has come; 0: none
+  int overall_ms = 0;     // 0: none
+  int first_byte_ms = 0;  // from the start to the body's first byte; 0: none
 };
 
 struct HttpRequest {
@@ -28,6 +30,9 @@ struct HttpResponse {
   std::string body;
   bool transport_failed = false;  // connect failure, reset, stall, timeout, cancel
   bool retryable = true;          // false for a malformed URL or an unsupported protocol
+  bool connect_failed = false;    // no connection was made: refused, no such host, connect timeout
+  bool timed_out = false;         // a deadline (first byte, stall, overall) ended it
+  bool request_sent = false;      // the whole request reached the server, which may bill for it
   std::string error;              // one line, for transport failures
   double latency_s = 0;
 };

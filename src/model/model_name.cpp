@@ -53,6 +53,20 @@ std::string_view api_name(Api api) {
   return "unknown";
 }
 
+std::string_view base_url_convention(Provider provider) {
+  switch (provider) {
+    case Provider::openai:
+    case Provider::together:
+    case Provider::openai_compat: return "posts to BASE/chat/completions, BASE ending in /v1";
+    case Provider::openai_responses: return "posts to BASE/responses, BASE ending in /v1";
+    case Provider::anthropic: return "posts to BASE/messages, BASE ending in /v1";
+    case Provider::gemini:
+      return "posts to BASE/models/MODEL:streamGenerateContent, BASE ending in /v1beta";
+    case Provider::replay: return "reads files, no base URL";
+  }
+  return "";
+}
+
 std::string normalize_base_url(const std::string& url, const std::string& flag) {
   const std::string bad = flag + " " + url + ": expected http://HOST[:PORT][/PATH] or https://...";
   const std::size_t scheme_end = url.find("://");

@@ -1,4 +1,4 @@
-// Model names as users type them (DESIGN.md §1): openai:MODEL (Chat Completions),
+// Model names as users type them (README.md, "Commands"): openai:MODEL (Chat Completions),
 // openai-responses:MODEL, anthropic:MODEL, gemini:MODEL, together:org/model,
 // openai-compat:MODEL with --base-url URL, and replay:DIR.
 #pragma once
@@ -44,6 +44,10 @@ std::string api_key_env_names(Provider provider);  // "GEMINI_API_KEY or GOOGLE_
 /// The key from the environment. Throws pkb::UsageError naming the variable when a provider that
 /// needs one has none; returns "" for providers that need none.
 std::string api_key_from_env(const ModelSpec& spec);
+
+/// Where requests go relative to the base URL, for --help and hints: "posts to BASE/messages,
+/// BASE ending in /v1".
+std::string_view base_url_convention(Provider provider);
 
 /// Checks "http(s)://host[:port][/path]"; returns the URL without a trailing '/'.
 std::string normalize_base_url(const std::string& url, const std::string& flag);

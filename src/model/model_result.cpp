@@ -34,6 +34,7 @@ std::string_view failure_kind_name(FailureKind kind) {
     case FailureKind::retry: return "retry";
     case FailureKind::stop_provider: return "stop_provider";
     case FailureKind::fail_sample: return "fail_sample";
+    case FailureKind::stop_run: return "stop_run";
   }
   return "unknown";
 }

@@ -1,5 +1,5 @@
 // What one request to a model asks and what comes back, the same for every provider
-// (research/model-apis.md §13): answer text apart from reasoning text, a normalized stop reason
+//: answer text apart from reasoning text, a normalized stop reason
 // beside the raw one, usage with nulls where the provider said nothing, and every attempt.
 #pragma once
 
@@ -60,8 +60,9 @@ struct ModelResult {
 };
 
 /// retry: transient; stop_provider: every further request would fail alike (quota, bad key);
-/// fail_sample: this request is bad (400, 404, unparseable twice).
-enum class FailureKind { retry, stop_provider, fail_sample };
+/// fail_sample: this request is bad (400, 404, unparseable twice); stop_run: the endpoint took no
+/// connection several times in a row, so the run stops and this sample stays unasked.
+enum class FailureKind { retry, stop_provider, fail_sample, stop_run };
 std::string_view failure_kind_name(FailureKind kind);
 
 struct ApiFailure {
@@ -84,8 +85,12 @@ struct ModelOutcome {
   std::optional<ModelResult> result;  // set on success (any terminal stop reason)
   std::optional<ApiFailure> failure;  // set otherwise
   std::vector<AttemptLog> attempts;
-  nlohmann::json request_body;  // exactly what was sent (no key: keys go in headers only)
-  std::string raw_response;     // the last attempt's body or SSE transcript
+  /// Parameters dropped or lowered after a 400 that named them, here or in an earlier request of
+  /// the same client (request_settings.h); each as JSON for the sample's record.
+  std::vector<nlohmann::json> adjustments;
+  int timeouts_after_accept = 0;  // attempts that timed out once the provider had the request
+  nlohmann::json request_body;    // exactly what was sent (no key: keys go in headers only)
+  std::string raw_response;       // the last attempt's body or SSE transcript
   int http_status = 0;
   std::string request_id;
   double latency_s = 0;  // first attempt's start to the end, waits included

@@ -47,7 +47,8 @@ class OpenAiChat : public ProviderApi {
     return out;
   }
 
-  nlohmann::json body(const ModelRequest& request, bool stream) const override {
+  nlohmann::json body(const ModelRequest& request, const WireSettings& wire,
+                      bool stream) const override {
     nlohmann::json messages = nlohmann::json::array();
     if (!request.system.empty())
       messages.push_back({{"role", "system"}, {"content", request.system}});
@@ -58,9 +59,10 @@ class OpenAiChat : public ProviderApi {
     messages.push_back({{"role", "user"}, {"content", request.user}});
     nlohmann::json body = {{"model", spec_.model}, {"messages", messages}};
     body[spec_.provider == Provider::openai ? "max_completion_tokens" : "max_tokens"] =
-        request.max_tokens;
-    if (request.temperature) body["temperature"] = *request.temperature;
-    if (!request.reasoning.empty()) body["reasoning_effort"] = request.reasoning;
+        wire.max_tokens;
+    if (wire.temperature) body["temperature"] = *wire.temperature;
+    if (wire.reasoning == ReasoningStyle::effort && !wire.effort.empty())
+      body["reasoning_effort"] = wire.effort;
     if (stream) {
       body["stream"] = true;
       body["stream_options"] = {{"include_usage", true}};

@@ -33,7 +33,8 @@ class OpenAiResponses : public ProviderApi {
     return out;
   }
 
-  nlohmann::json body(const ModelRequest& request, bool stream) const override {
+  nlohmann::json body(const ModelRequest& request, const WireSettings& wire,
+                      bool stream) const override {
     // A first turn sends the prompt as a plain string; a conversation sends its messages (the
     // request is stateless: store is false, so no previous_response_id).
     nlohmann::json input = request.user;
@@ -47,12 +48,17 @@ class OpenAiResponses : public ProviderApi {
     }
     nlohmann::json body = {{"model", spec_.model},
                            {"input", input},
-                           {"max_output_tokens", request.max_tokens},
+                           {"max_output_tokens", wire.max_tokens},
                            {"store", false}};
     if (!request.system.empty()) body["instructions"] = request.system;
-    if (request.temperature) body["temperature"] = *request.temperature;
-    if (!request.reasoning.empty())
-      body["reasoning"] = {{"effort", request.reasoning}, {"summary", "auto"}};
+    if (wire.temperature) body["temperature"] = *wire.temperature;
+    // A summary is asked for only where the model table says so: organizations without
+    // verification get a 400 for it.
+    nlohmann::json reasoning = nlohmann::json::object();
+    if (wire.reasoning == ReasoningStyle::effort && !wire.effort.empty())
+      reasoning["effort"] = wire.effort;
+    if (wire.summary) reasoning["summary"] = "auto";
+    if (!reasoning.empty()) body["reasoning"] = reasoning;
     if (stream) body["stream"] = true;
     return body;
   }

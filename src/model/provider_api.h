@@ -11,6 +11,7 @@
 
 #include "src/model/model_name.h"
 #include "src/model/model_result.h"
+#include "src/model/request_settings.h"
 
 namespace pkb::model {
 
@@ -26,7 +27,9 @@ class ProviderApi {
   virtual std::string url(bool stream) const = 0;
   /// Auth and version headers. `key` may be empty (local servers without --api-key).
   virtual std::vector<std::string> headers(const std::string& key) const = 0;
-  virtual nlohmann::json body(const ModelRequest& request, bool stream) const = 0;
+  /// The messages come from `request`; every parameter (cap, temperature, reasoning) from `wire`.
+  virtual nlohmann::json body(const ModelRequest& request, const WireSettings& wire,
+                              bool stream) const = 0;
   virtual ParsedReply parse_body(const std::string& body) const = 0;
   /// A stream that ends without its terminal event is a retryable failure.
   virtual ParsedReply parse_stream(const std::string& transcript) const = 0;

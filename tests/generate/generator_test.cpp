@@ -14,62 +14,12 @@
 #include "src/generate/durable_file.h"
 #include "src/generate/replay_client.h"
 #include "src/generate/run_lock.h"
-#include "tests/model/fake_provider.h"
+#include "tests/generate/generate_setup.h"
 
 namespace pkb::generate {
 namespace {
 
-using test::FakeProvider;
-namespace fake = test::fake;
-
-const std::string kKey = "sk-test-NEVER-WRITTEN-42";
-const std::string kAnswer =
-    "```cuda\nextern \"C\" __global__ void k(float* y) {}\n```\n```json\n{\"steps\": []}\n```\n";
-
-std::filesystem::path temp_dir(const std::string& tag) {
-  std::random_device random;
-  return std::filesystem::temp_directory_path() /
-         ("pkb_gen_" + tag + "_" + std::to_string(random()));
-}
-
-model::ClientOptions fast_options() {
-  model::ClientOptions options;
-  options.timeouts = {1000, 300, 5000};
-  options.max_attempts = 3;
-  options.max_attempts_other = 2;
-  options.backoff = {0.005, 0.02, 2.0};
-  return options;
-}
-
-GenerateConfig config_for(const model::ModelSpec& spec, const std::filesystem::path& out,
-                          int problems, int samples) {
-  GenerateConfig config;
-  config.model = spec;
-  config.params.max_tokens = 2000;
-  config.params.temperature = "0.7";
-  config.samples = samples;
-  config.jobs = 4;
-  config.out = out;
-  config.fingerprint = {{"model", spec.text}, {"max_tokens", 2000}};
-  for (int id = 1; id <= problems; ++id) {
-    ProblemPrompt problem;
-    problem.key = "00" + std::to_string(id) + "_p";
-    problem.id = id;
-    problem.world = 8;
-    problem.prompt.text = "prompt of problem " + std::to_string(id);
-    problem.prompt.sha256 = sha256_hex(problem.prompt.text);
-    config.problems.push_back(problem);
-  }
-  return config;
-}
-
-std::vector<nlohmann::json> records(const std::filesystem::path& out) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream in(out / "samples.jsonl");
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
+using namespace generate_test;
 
 std::multiset<std::pair<std::string, int>> sample_ids(const std::vector<nlohmann::json>& lines) {
   std::multiset<std::pair<std::string, int>> ids;

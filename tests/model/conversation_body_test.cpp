@@ -18,12 +18,14 @@ ModelRequest conversation() {
   return request;
 }
 
+const WireSettings kWire{100, std::nullopt, ReasoningStyle::none, "", 0, false};
+
 // (role, text) of each message, whatever the provider's shape.
 using Messages = std::vector<std::pair<std::string, std::string>>;
 
 TEST(ConversationBody, OpenAiChatSendsEveryTurnAsMessages) {
   const auto api = make_provider_api(parse_model_name("openai-compat:m", "http://127.0.0.1:9/v1"));
-  const auto body = api->body(conversation(), false);
+  const auto body = api->body(conversation(), kWire, false);
   Messages got;
   for (const auto& message : body["messages"])
     got.emplace_back(message["role"], message["content"]);
@@ -37,7 +39,7 @@ TEST(ConversationBody, OpenAiChatSendsEveryTurnAsMessages) {
 
 TEST(ConversationBody, AnthropicKeepsTheSystemApartAndAlternatesRoles) {
   const auto api = make_provider_api(parse_model_name("anthropic:claude-x", ""));
-  const auto body = api->body(conversation(), false);
+  const auto body = api->body(conversation(), kWire, false);
   EXPECT_EQ(body["system"], "be brief");
   Messages got;
   for (const auto& message : body["messages"])
@@ -51,7 +53,7 @@ TEST(ConversationBody, AnthropicKeepsTheSystemApartAndAlternatesRoles) {
 
 TEST(ConversationBody, GeminiNamesTheModelsTurnsModel) {
   const auto api = make_provider_api(parse_model_name("gemini:gemini-x", ""));
-  const auto body = api->body(conversation(), false);
+  const auto body = api->body(conversation(), kWire, false);
   Messages got;
   for (const auto& content : body["contents"])
     got.emplace_back(content["role"], content["parts"][0]["text"]);
@@ -64,7 +66,7 @@ TEST(ConversationBody, GeminiNamesTheModelsTurnsModel) {
 
 TEST(ConversationBody, ResponsesSendsAnInputListOnlyForAConversation) {
   const auto api = make_provider_api(parse_model_name("openai-responses:gpt-x", ""));
-  const auto body = api->body(conversation(), false);
+  const auto body = api->body(conversation(), kWire, false);
   ASSERT_TRUE(body["input"].is_array());
   Messages got;
   for (const auto& message : body["input"]) got.emplace_back(message["role"], message["content"]);
@@ -75,7 +77,7 @@ TEST(ConversationBody, ResponsesSendsAnInputListOnlyForAConversation) {
                            {"user", "feedback 1"}}));
   ModelRequest first;
   first.user = "task";
-  EXPECT_EQ(api->body(first, false)["input"], "task");  // one-shot requests are unchanged
+  EXPECT_EQ(api->body(first, kWire, false)["input"], "task");  // one-shot requests are unchanged
 }
 
 TEST(ConversationSha, AFirstTurnHashesThePromptAloneAndALaterOneTheWholeConversation) {

@@ -35,7 +35,7 @@ struct FakeProvider::Impl {
   httplib::Server server;
 };
 
-FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
+FakeProvider::FakeProvider(int port) : impl_(std::make_unique<Impl>()) {
   impl_->server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
   impl_->server.Post(".*", [this](const httplib::Request& request, httplib::Response& response) {
     SeenRequest seen{request.target, {}, request.body};
@@ -82,7 +82,10 @@ FakeProvider::FakeProvider() : impl_(std::make_unique<Impl>()) {
   impl_->server.set_keep_alive_timeout(1);
   impl_->server.set_tcp_nodelay(
       true);  // SSE sends small writes: no Nagle + delayed-ACK 40 ms stalls
-  port_ = impl_->server.bind_to_any_port("127.0.0.1");
+  if (port > 0)
+    port_ = impl_->server.bind_to_port("127.0.0.1", port) ? port : 0;
+  else
+    port_ = impl_->server.bind_to_any_port("127.0.0.1");
   if (listen_fd >= 0) ::listen(listen_fd, kListenBacklog);
   thread_ = std::thread([this] { impl_->server.listen_after_bind(); });
   for (int poll = 0; poll < kStartupPolls && !impl_->server.is_running(); ++poll)
@@ -231,21 +234,17 @@ FakeReply anthropic(const std::string& text, const std::string& stop, const std:
   if (!thinking.empty())
     content.push_back({{"type", "thinking"}, {"thinking", thinking}, {"signature", "sig"}});
   content.push_back({{"type", "text"}, {"text", text}});
+  nlohmann::json usage = {{"input_tokens", 10},
+                          {"cache_read_input_tokens", 80},
+                          {"cache_creation_input_tokens", 10},
+                          {"output_tokens", 50}};
+  if (!thinking.empty()) usage["output_tokens_details"] = {{"thinking_tokens", 30}};
   FakeReply reply;
   reply.headers["request-id"] = "req_fake_anthropic";
-  reply.body = nlohmann::json{
-      {"id", "msg_fake"},
-      {"type", "message"},
-      {"role", "assistant"},
-      {"model", "claude-fake"},
-      {"content", content},
-      {"stop_reason", stop},
-      {"usage",
-       {{"input_tokens", 10},
-        {"cache_read_input_tokens", 80},
-        {"cache_creation_input_tokens", 10},
-        {"output_tokens",
-         50}}}}.dump();
+  reply.body = nlohmann::json{{"id", "msg_fake"},       {"type", "message"},  {"role", "assistant"},
+                              {"model", "claude-fake"}, {"content", content}, {"stop_reason", stop},
+                              {"usage", usage}}
+                   .dump();
   return reply;
 }
 
@@ -282,10 +281,13 @@ FakeReply anthropic_stream(const std::string& text, const std::string& stop,
                           {"delta", {{"type", "text_delta"}, {"text", piece}}}},
                          "content_block_delta"));
   chunks.push_back(sse({{"type", "content_block_stop"}, {"index", index}}, "content_block_stop"));
-  chunks.push_back(sse({{"type", "message_delta"},
-                        {"delta", {{"stop_reason", stop}}},
-                        {"usage", {{"output_tokens", 50}}}},
-                       "message_delta"));
+  // As the Messages API does: message_delta's usage is cumulative, its input fields may be null,
+  // and the thinking part of the output comes in output_tokens_details.
+  nlohmann::json usage = {{"output_tokens", 50}, {"input_tokens", nullptr}};
+  if (!thinking.empty()) usage["output_tokens_details"] = {{"thinking_tokens", 30}};
+  chunks.push_back(
+      sse({{"type", "message_delta"}, {"delta", {{"stop_reason", stop}}}, {"usage", usage}},
+          "message_delta"));
   if (terminated) chunks.push_back(sse({{"type", "message_stop"}}, "message_stop"));
   return stream_reply(chunks);
 }

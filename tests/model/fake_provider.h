@@ -35,7 +35,8 @@ struct SeenRequest {
 
 class FakeProvider {
  public:
-  FakeProvider();
+  /// On a free port, or on `port` (to stand in for a server that went away and came back).
+  explicit FakeProvider(int port = 0);
   ~FakeProvider();
   FakeProvider(const FakeProvider&) = delete;
   FakeProvider& operator=(const FakeProvider&) = delete;
