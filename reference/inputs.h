@@ -13,7 +13,7 @@
 
 namespace pkb::ref {
 
-/// seed = 42 + 1000 * id + rank + 1000003 * trial: the catalogue's formula (catalogue/README.md).
+/// seed = 42 + 1000 * id + rank + 1000003 * trial: docs/ARCHITECTURE.md, "Inputs".
 std::uint64_t input_seed(int problem_id, int rank, int trial);
 
 class InputContext {

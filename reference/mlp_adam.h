@@ -1,6 +1,6 @@
 // Shared by problems 040-042 (DDP, ZeRO-1, ZeRO-2): the two-layer MLP's inputs, its backward
 // pass written out (no autograd), the Adam step and the flat [w1 | b1 | w2 | b2] vector's
-// broadcast, ZeRO partition step and outputs, with the catalogue's rounding points: every GEMM
+// broadcast, ZeRO partition step and outputs, with the rounding points the problems' reference.py files fix: every GEMM
 // and bias add rounds once to P, every element-wise op rounds to P.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace pkb::ref::mlp_adam {
 /// The parameters, in the order of the flat vector [w1 | b1 | w2 | b2].
 inline const char* const kParamNames[] = {"w1", "b1", "w2", "b2"};
 
-/// A generator seeded as rank 0's: every rank draws the same stream (the catalogue's shared seed).
+/// A generator seeded as rank 0's: every rank draws the same stream (a seed all ranks share).
 at::Generator shared_generator(const InputContext& ctx);
 
 /// An fp32 standard-normal draw of `shape` from `gen`.

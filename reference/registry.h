@@ -1,5 +1,5 @@
 // The registry of C++ references: each reference/NNN_name.cpp registers its input generator and
-// its solution under the problem's key with PKB_REGISTER_REFERENCE (see STYLE.md §7).
+// its solution under the problem's key with PKB_REGISTER_REFERENCE (see docs/STYLE.md, "References").
 #pragma once
 
 #include <functional>

@@ -32,7 +32,7 @@ std::vector<Tensors> make_rank_inputs(const problem::ProblemSpec& spec, const Ru
 struct SolveOptions {
   SimMode mode = SimMode::rank_order;
   /// Run the solution on fp64 copies of every floating input: the high-precision answer that
-  /// the check compares against (DESIGN.md §5). Output dtypes are then not checked.
+  /// the check compares against (docs/ARCHITECTURE.md, "Evaluation"). Output dtypes are then not checked.
   bool widen_to_fp64 = false;
 };
 

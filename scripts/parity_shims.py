@@ -18,7 +18,7 @@ class CompletedWork:
 def install_shims(torch, dist):
     """Gives reference.py NCCL's collectives with pkb's semantics on top of torch 1.13's gloo,
     which lacks bf16, int16 and bool in every collective, AVG, the *_tensor forms and list
-    all_to_all (research/parity-gloo.md). Reductions gather every rank's tensor and combine them
+    all_to_all. Reductions gather every rank's tensor and combine them
     in rank order exactly as reference/comm/sim_reduce.cpp does, so results match bit for bit."""
     # As reference/runner.cpp: fp32 means full fp32, also where a GPU would allow TF32 convolutions.
     torch.backends.cudnn.allow_tf32 = False

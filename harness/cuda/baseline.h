@@ -1,4 +1,4 @@
-// Timing the baseline (DESIGN.md §5): the C++ libtorch reference in the run's dtype. On W GPUs it
+// Timing the baseline (docs/ARCHITECTURE.md, "Evaluation"): the C++ libtorch reference in the run's dtype. On W GPUs it
 // runs one thread per rank over NCCL (NcclComm), each iteration started together (the threads
 // meet after draining their GPUs) and timed with events on the rank's default stream, the slowest
 // rank counting; it rotates the same number of input copies as the candidate. Emulated (one

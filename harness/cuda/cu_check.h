@@ -1,5 +1,5 @@
 // Check macros for the CUDA driver API and cuBLAS: a failed call throws CudaError with the call's
-// text, the library's error name and string, and file:line (STYLE.md §5). The error keeps the
+// text, the library's error name and string, and file:line (docs/STYLE.md, "Errors"). The error keeps the
 // CUresult, so the executor can tell a sticky device error (the process must end) from a call
 // the candidate's plan made fail (an impossible launch configuration).
 #pragma once

@@ -19,7 +19,7 @@ constexpr std::uint64_t kLocalReserve = 64ull << 30;
 // 32 MiB on Hopper).
 constexpr std::uint64_t kCublasWorkspace = 32ull << 20;
 // Physical memory is mapped in chunks of at least this much, so a plan's many small buffers cost
-// one mapping (mappings slow every later launch: research/executor.md §1.4).
+// one mapping (mappings slow every later launch).
 constexpr std::uint64_t kMinChunk = 256ull << 20;
 
 int attribute(CUdevice device, CUdevice_attribute which) {
@@ -178,7 +178,7 @@ void CudaDevice::set_limits() {
 void CudaDevice::load_into_every_context(CUlibrary library) {
   // Lazy loading would load a kernel into a context at its first launch, which can wait for work
   // already running there: a spin barrier whose peer is being loaded never finishes. So every
-  // kernel is loaded into every rank's context now (research/executor.md §7.2).
+  // kernel is loaded into every rank's context now.
   unsigned int count = 0;
   PKB_CU_CHECK(cuLibraryGetKernelCount(&count, library));
   std::vector<CUkernel> kernels(count);

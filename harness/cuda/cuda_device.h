@@ -1,4 +1,4 @@
-// CudaDevice: the Device interface on the CUDA driver API (DESIGN.md §5, research/executor.md).
+// CudaDevice: the Device interface on the CUDA driver API (docs/ARCHITECTURE.md, "Evaluation").
 // One process, one host thread, W ranks: on W real GPUs (primary contexts, shared with libtorch)
 // or emulated on GPU 0 (each rank with its own memory and streams, and its own SM partition
 // through a green context when the driver can make one). Memory comes from VMM arenas mapped for

@@ -97,7 +97,7 @@ void CudaDevice::launch(int rank, int stream_index, const KernelLaunch& launch) 
 }
 
 // The plan's arguments were checked against the PTX on the CPU; the driver's own view of the
-// loaded kernel is checked once more before its first launch (research/executor.md §7.1), so a
+// loaded kernel is checked once more before its first launch, so a
 // disagreement between the PTX reader and the driver is an error, never a launch with wrong bytes.
 void CudaDevice::check_params(CUkernel kernel, const KernelLaunch& launch) {
   if (!params_checked_.insert(kernel).second) return;

@@ -1,4 +1,4 @@
-// Whether a run emulates W ranks on one GPU (DESIGN.md §5 "Emulation"). Pure: unit-tested.
+// Whether a run emulates W ranks on one GPU (docs/ARCHITECTURE.md, "Evaluation" "Emulation"). Pure: unit-tested.
 #pragma once
 
 #include "harness/cuda/worker_protocol.h"

@@ -1,4 +1,4 @@
-// SM partitions for emulated ranks (research/executor.md §4.2): W green contexts on one GPU, each
+// SM partitions for emulated ranks: W green contexts on one GPU, each
 // with a disjoint set of SMs, so a rank spinning on a peer's flag cannot occupy the SMs that peer
 // needs to make progress. The driver says concurrency is still not guaranteed (hardware queues are
 // shared), so the executor keeps its watchdog. Unverified on a GPU: partition sizes on H200 and

@@ -1,4 +1,4 @@
-// How many copies of the inputs a timing run rotates through (DESIGN.md §5: the working set must
+// How many copies of the inputs a timing run rotates through (docs/ARCHITECTURE.md, "Evaluation": the working set must
 // exceed 3x L2, so no iteration finds its inputs in cache, and every input rotates, not only the
 // first). Values come from a few distinct seeded sets; further copies repeat them at other
 // addresses, which is what defeats the cache, without drawing thousands of reference inputs.

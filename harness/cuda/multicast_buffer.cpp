@@ -55,7 +55,8 @@ MulticastBuffer::MulticastBuffer(const std::vector<CUdevice>& devices, std::uint
 }
 
 MulticastBuffer::~MulticastBuffer() {
-  // Never throws; the teardown order of research/executor.md §2.2.
+  // Never throws. The multicast mapping goes first, then the unbinding of every GPU, then the
+  // unicast memory, and the multicast object last: each release needs the steps before it.
   if (multicast_va_ != 0) {
     cuMemUnmap(multicast_va_, bytes_);
     cuMemAddressFree(multicast_va_, bytes_);

@@ -1,4 +1,4 @@
-// One NVLS multicast buffer (research/executor.md §2.2): a multicast object over W distinct GPUs,
+// One NVLS multicast buffer: a multicast object over W distinct GPUs,
 // one physical allocation per rank bound to it and mapped for unicast peer access, and one
 // multicast address mapped for every device. Only with W >= 2 real GPUs that all report
 // CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (checked by the caller, CudaDevice).

@@ -1,4 +1,4 @@
-// What the harness writes into a candidate's outputs before every call (DESIGN.md §5): NaN for
+// What the harness writes into a candidate's outputs before every call (docs/ARCHITECTURE.md, "Evaluation"): NaN for
 // floating types, so an output the candidate never writes fails the NaN rule of the check; for
 // integers a byte pattern, and for bool all-true then all-false on alternating trials, so no
 // fixed pattern can pass for a correct answer on every trial. Pure: no CUDA, unit-tested.

@@ -1,4 +1,4 @@
-// Which CUDA driver errors poison the context for good (research/executor.md §1.3): after one of
+// Which CUDA driver errors poison the context for good: after one of
 // these the process must end, so the executor reports runtime_error and the next sample gets a
 // fresh worker. Pure: takes the numeric CUresult, so CPU tests need no driver.
 #pragma once

@@ -1,4 +1,4 @@
-// Timing the candidate (DESIGN.md §5): every iteration starts with a device-side barrier across
+// Timing the candidate (docs/ARCHITECTURE.md, "Evaluation"): every iteration starts with a device-side barrier across
 // ranks, is bracketed by events on stream 0 of every rank (PlanRunner::issue forks every plan
 // stream from stream 0 and joins them back, so these events cover all of the call), and counts as
 // the slowest rank's time. Input sets rotate so no iteration finds its inputs in L2.

@@ -1,5 +1,5 @@
-// The numbers a timing run reports (DESIGN.md §5): median, mean, p10, p90 and the count, and how
-// many iterations a run needs (research/executor.md §5.4: warm up >= 3 iterations and >= 50 ms,
+// The numbers a timing run reports (docs/ARCHITECTURE.md, "Evaluation"): median, mean, p10, p90 and the count, and how
+// many iterations a run needs (warm up >= 3 iterations and >= 50 ms,
 // measure >= 20 iterations and >= 200 ms, capped at about 2 s). Pure: no CUDA, unit-tested.
 #pragma once
 

@@ -6,7 +6,7 @@
 
 #include "harness/cuda/buffer_io.h"
 #include "reference/runner.h"
-#include "src/validate/validate.h"
+#include "src/check/check_ranks.h"
 
 namespace pkb::harness {
 namespace {
@@ -41,7 +41,7 @@ ReferenceSet make_reference(const Sample& sample, int seed) {
 
 TrialSummary check_outputs(const Sample& sample, const std::vector<ref::Tensors>& got,
                            const ReferenceSet& reference) {
-  const auto verdicts = validate::check_all_ranks(sample.spec, got, reference.expected_fp64,
+  const auto verdicts = check::check_all_ranks(sample.spec, got, reference.expected_fp64,
                                                   reference.in_dtype, sample.request.dtype);
   TrialSummary summary;
   summary.passed = true;

@@ -1,4 +1,4 @@
-// Correctness (DESIGN.md §5): a trial draws fresh inputs from a secret seed, computes the expected
+// Correctness (docs/ARCHITECTURE.md, "Evaluation"): a trial draws fresh inputs from a secret seed, computes the expected
 // outputs with the libtorch reference (fp64, and in the run's dtype for the error bound), runs
 // the candidate once on poisoned outputs and garbage-filled buffers, then checks every output of
 // every rank with the one correctness rule and that no input changed.

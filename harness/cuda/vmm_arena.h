@@ -1,4 +1,4 @@
-// A bump allocator over virtual-memory-managed device memory (research/executor.md §2.1): one
+// A bump allocator over virtual-memory-managed device memory: one
 // large VA reservation per arena, physical chunks created on one device and mapped on demand,
 // with access granted to a fixed list of devices. Symmetric buffers take one arena per rank (so
 // every rank's kernels can read and write every rank's copy without cuCtxEnablePeerAccess), local

@@ -1,4 +1,4 @@
-// Running one sample in a fresh pkb-worker process (DESIGN.md §5 "Faults"): a hang is killed at
+// Running one sample in a fresh pkb-worker process (docs/ARCHITECTURE.md, "Evaluation" "Faults"): a hang is killed at
 // the deadline (timeout), a crash or a sticky CUDA error ends only that process (runtime_error),
 // and the caller never dies because of a candidate. No CUDA here: pkb eval calls this.
 #pragma once

@@ -1,4 +1,4 @@
-// pkb-worker: runs one sample on this machine's GPUs and exits (DESIGN.md §5 "Faults").
+// pkb-worker: runs one sample on this machine's GPUs and exits (docs/ARCHITECTURE.md, "Evaluation" "Faults").
 //   pkb-worker REQUEST.json
 // The request (harness/cuda/worker_protocol.h) names the problem, the candidate's cubin, PTX and
 // plan, the secret seeds and where to write the result and the progress file. pkb starts one
@@ -20,7 +20,7 @@
 namespace {
 
 // Streams of all W ranks must not alias onto the 8 default hardware queues, or a spinning kernel
-// can block another rank's launch (research/executor.md §4.1). Read once, at cuInit.
+// can block another rank's launch. Read once, at cuInit.
 constexpr const char* kDeviceConnections = "32";
 // NCCL connects every algorithm's channels when communicators are made, not at a collective's
 // first call, where connecting could wait for a candidate's kernel that spins on a peer.

@@ -18,7 +18,7 @@ namespace pkb::harness {
 enum class EmulateMode { auto_detect, on, off };
 std::string_view emulate_mode_name(EmulateMode mode);
 
-/// The statuses a worker can end with (DESIGN.md §5; earlier ones belong to pkb eval).
+/// The statuses a worker can end with (docs/ARCHITECTURE.md, "Evaluation"; earlier ones belong to pkb eval).
 enum class WorkerStatus { plan_error, runtime_error, timeout, incorrect, correct };
 std::string_view worker_status_name(WorkerStatus status);
 

@@ -33,7 +33,7 @@ class PlanRunner {
   void issue(int input_set = 0);
 
   /// Allocates another copy of every input (and inout output) buffer and returns its index:
-  /// timing rotates input sets so the working set exceeds L2 (DESIGN.md §5). Set 0 always exists.
+  /// timing rotates input sets so the working set exceeds L2 (docs/ARCHITECTURE.md, "Evaluation"). Set 0 always exists.
   int add_input_set();
   int input_sets() const { return static_cast<int>(extra_sets_.size()) + 1; }
   /// Rank `rank`'s address of buffer `buffer` when input set `input_set` is bound (only input

@@ -1,5 +1,5 @@
 // Check macros for the CUDA runtime and NCCL: a failed call throws pkb::Error with the call's text,
-// the library's own error string and file:line (STYLE.md §5).
+// the library's own error string and file:line (docs/STYLE.md, "Errors").
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-// Reduction orders of the simulated world (DESIGN.md §3a): the reference order and the orders a
+// Reduction orders of the simulated world (docs/ADDING_A_PROBLEM.md, step 5): the reference order and the orders a
 // correct kernel may legitimately use, so that validate can prove a check tolerates them.
 #include "reference/comm/sim_reduce.h"
 

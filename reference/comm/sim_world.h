@@ -19,7 +19,7 @@
 
 namespace pkb::ref {
 
-/// How the simulated world combines reductions (DESIGN.md §3a). `rank_order` is the reference
+/// How the simulated world combines reductions (docs/ADDING_A_PROBLEM.md, step 5). `rank_order` is the reference
 /// semantics; the others are orders a correct GPU kernel may use; `skip` is a broken mode.
 enum class SimMode {
   rank_order,   // accumulate in fp32 (fp64 for fp64) in rank order, round once

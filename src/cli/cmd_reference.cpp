@@ -1,6 +1,6 @@
 // `pkb reference P --world W [--dtype D] [--dims ...] [--trial t] [--device cpu|cuda] [--dump DIR]`:
 // runs the C++ reference on W simulated ranks and prints every rank's output shapes and checksums,
-// so two runs can be compared by eye; --dump writes the dump format of DESIGN.md §3. `--batch FILE`
+// so two runs can be compared by eye; --dump writes the dump format of docs/ARCHITECTURE.md, "Dumps". `--batch FILE`
 // writes many dumps in one process (reference_batch.h).
 #include <chrono>
 #include <cstdio>

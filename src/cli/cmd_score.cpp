@@ -1,5 +1,5 @@
 // `pkb score DIR... [--k 1,5,10] [--p 0,1,1.5,2] [--by category|problem] [--json|--csv]
-// [--allow-mixed] [--seed S] [--bootstrap N]`: pass@k, fast_p@k and the rest (DESIGN.md §7) for
+// [--allow-mixed] [--seed S] [--bootstrap N]`: pass@k, fast_p@k and the rest (docs/RESULTS.md) for
 // one run, or several runs of the same settings merged.
 #include <spdlog/spdlog.h>
 

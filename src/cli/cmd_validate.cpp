@@ -1,4 +1,4 @@
-// `pkb validate P|--all [--world W] [--dtype LIST] [--dims ...] [--json]` (DESIGN.md §3a): every
+// `pkb validate P|--all [--world W] [--dtype LIST] [--dims ...] [--json]` (docs/ADDING_A_PROBLEM.md, step 5): every
 // perturbed mode must pass the problem's check and every broken mode must fail it.
 #include <iostream>
 #include <sstream>

@@ -1,6 +1,6 @@
 // What pkb and pkb-torch share around their subcommand tables: the global flags, parsing, the
 // "unknown command, did you mean" message, and the mapping from errors to exit codes (0 success,
-// 1 the work failed, 2 bad usage or input; STYLE.md §5).
+// 1 the work failed, 2 bad usage or input; docs/STYLE.md, "Errors").
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// setup_logging: levels per STYLE.md §6 (info by default, -v debug, -vv trace, -q warn).
+// setup_logging: levels per docs/STYLE.md, "Output" (info by default, -v debug, -vv trace, -q warn).
 #include "src/cli/logging.h"
 
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Turning the flags that name a problem, a world size, a dtype and dims into checked values,
-// with errors that name the flag (STYLE.md §5).
+// with errors that name the flag (docs/STYLE.md, "Errors").
 #pragma once
 
 #include <cstdint>

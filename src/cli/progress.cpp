@@ -10,7 +10,7 @@
 namespace pkb::cli {
 
 namespace {
-constexpr std::chrono::seconds kLogInterval{10};  // STYLE.md §6
+constexpr std::chrono::seconds kLogInterval{10};  // docs/STYLE.md, "Output"
 }
 
 Progress::Progress(std::string stage, int total)

@@ -9,7 +9,7 @@
 namespace pkb::cli {
 namespace {
 constexpr std::chrono::milliseconds kTerminalInterval{500};
-constexpr std::chrono::milliseconds kLogInterval{10000};  // STYLE.md §6
+constexpr std::chrono::milliseconds kLogInterval{10000};  // docs/STYLE.md, "Output"
 }  // namespace
 
 ProgressTicker::ProgressTicker(std::function<std::string()> line)

@@ -1,5 +1,5 @@
 // A background thread that redraws a progress line on stderr until stop(): on a terminal twice a
-// second, in place; otherwise a plain log line every 10 s (STYLE.md §6). stop() draws the last
+// second, in place; otherwise a plain log line every 10 s (docs/STYLE.md, "Output"). stop() draws the last
 // line. `pkb run`, `pkb evaluate` and `pkb generate` each supply only the line.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Fixed-width text tables for stdout: '#' configuration lines, a header with units, rows, and a
-// closing verdict line (STYLE.md §6).
+// closing verdict line (docs/STYLE.md, "Output").
 #pragma once
 
 #include <ostream>

@@ -1,4 +1,4 @@
-// The error types every stage throws; src/cli/main.cpp maps them to exit codes (STYLE.md §5).
+// The error types every stage throws; src/cli/main.cpp maps them to exit codes (docs/STYLE.md, "Errors").
 #pragma once
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The cache key of a compile: SHA-256 over everything that decides NVRTC's output
-// (research/executor.md §7.5). A cubin does not depend on the driver, so nothing about the GPU or
+//. A cubin does not depend on the driver, so nothing about the GPU or
 // driver goes in.
 #pragma once
 

@@ -1,4 +1,4 @@
-// NVRTC options for a candidate (see nvrtc_options.h and docs in research/executor.md §7.1).
+// NVRTC options for a candidate (see nvrtc_options.h).
 #include "src/compile/nvrtc_options.h"
 
 #include <cctype>

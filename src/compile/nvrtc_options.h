@@ -1,4 +1,4 @@
-// The NVRTC option list of a compile: the fixed policy of research/executor.md §7.1 plus the run's
+// The NVRTC option list of a compile: a fixed policy plus the run's
 // macros. The same function, fed symbolic folders, gives the machine-independent list in the cache
 // key.
 #pragma once

@@ -1,5 +1,5 @@
 // `pkb reference --dump DIR`: manifest.json plus rank<r>/inputs.safetensors and
-// rank<r>/outputs.safetensors (DESIGN.md §3). Written to a temporary sibling folder and renamed,
+// rank<r>/outputs.safetensors (docs/ARCHITECTURE.md, "Dumps"). Written to a temporary sibling folder and renamed,
 // so DIR is either complete or absent.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Evaluating one candidate (DESIGN.md §5): extract the blocks, compile the source with NVRTC in a
+// Evaluating one candidate (docs/ARCHITECTURE.md, "Evaluation"): extract the blocks, compile the source with NVRTC in a
 // child process, resolve the plan against the problem and the device, then run it on the GPUs in
 // a pkb-worker child, or stop at `compiled` where no GPU is visible. A candidate's failure is an
 // outcome, never an exception; exceptions are pkb's own failures.

@@ -1,4 +1,4 @@
-// The status of one evaluated sample (DESIGN.md §5), in pipeline order; `compiled` is the end of
+// The status of one evaluated sample (docs/ARCHITECTURE.md, "Evaluation"), in pipeline order; `compiled` is the end of
 // the road on a machine without a GPU. Enumerators equal their serialized names.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A PTX lint for the one bug emulation cannot catch (research/executor.md §4.5): ordering at GPU
+// A PTX lint for the one bug emulation cannot catch: ordering at GPU
 // scope (`ld.acquire.gpu`, `st.release.gpu`, `fence.*.gpu`, `membar.gl`, i.e. __threadfence())
 // in a kernel that reaches other ranks' memory. On one GPU such a kernel works; across NVLink the
 // peer need not see the writes in order. The result is a warning in the sample, not a verdict.

@@ -1,4 +1,4 @@
-// The solution inside a model's visible answer (DESIGN.md §4): the last closed ```cuda block and
+// The solution inside a model's visible answer (docs/ABI.md): the last closed ```cuda block and
 // the last closed ```json block. Every way an answer can fail that rule is its own FormatReason,
 // recorded as the sample's format_error reason; the raw text is never used as a fallback.
 #pragma once

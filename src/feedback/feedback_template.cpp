@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "src/common/error.h"
+#include "src/common/prompts_dir.h"
 #include "src/common/file_bytes.h"
 
 namespace pkb::feedback {
@@ -40,10 +41,7 @@ std::string FeedbackTemplate::render(const prompt::TemplateValues& values) const
 }
 
 std::filesystem::path default_template_path() {
-  const char* env = std::getenv("PKB_PROMPTS_DIR");
-  const std::filesystem::path prompts =
-      env && *env ? std::filesystem::path(env) : std::filesystem::path(PKB_DEFAULT_PROMPTS_DIR);
-  return prompts / "feedback.md";
+  return prompts_dir() / "feedback.md";
 }
 
 }  // namespace pkb::feedback

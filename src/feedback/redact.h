@@ -1,6 +1,6 @@
 // What a line of harness text loses before it reaches a model: the machine's paths, the harness's
 // source locations and, in a correctness message, the values it compared. Feedback must help the
-// model fix its kernel without showing it the grader (research/anchors.md, hack 20) or the data.
+// model fix its kernel without showing it the grader (hack 20) or the data.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// timing_details: a time is never shown without its spread and count (STYLE.md §6).
+// timing_details: a time is never shown without its spread and count (docs/STYLE.md, "Output").
 #include "src/feedback/timing_text.h"
 
 #include "src/feedback/record_fields.h"

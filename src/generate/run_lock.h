@@ -1,4 +1,4 @@
-// One writer per results directory (DESIGN.md §6): an exclusive flock on DIR/.lock, released
+// One writer per results directory (docs/RESULTS.md): an exclusive flock on DIR/.lock, released
 // when the holder exits, however it exits.
 #pragma once
 

@@ -1,33 +1,23 @@
-// Resume reads line by line: a line that does not parse can only be the last one (each append is a
-// single write), so it is a torn write and is dropped.
+// Resume reads the records back (a torn last line is dropped: results/jsonl_file.h) and rewrites
+// the file when it drops anything, so the next append starts on a line of its own.
 #include "src/generate/samples_log.h"
-
-#include <sstream>
 
 #include "src/common/error.h"
 #include "src/generate/durable_file.h"
+#include "src/results/jsonl_file.h"
 
 namespace pkb::generate {
 
 ResumeState prepare_resume(const std::filesystem::path& path) {
   ResumeState state;
-  if (!std::filesystem::exists(path)) return state;
-  std::stringstream text(read_file(path));
-  std::string line, kept;
-  int line_number = 0;
+  const results::JsonlFile file = results::read_jsonl(path, path.string());
+  if (file.torn_line) ++state.dropped_torn;
+  std::string kept;
   std::map<SampleId, std::map<int, nlohmann::json>> turns;  // kept records by sample and turn
-  while (std::getline(text, line)) {
-    ++line_number;
-    if (line.empty()) continue;
-    const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object() || !record.contains("problem") ||
-        !record.contains("sample")) {
-      if (text.peek() != std::char_traits<char>::eof())
-        throw InputError(path.string() + ":" + std::to_string(line_number) +
-                         ": not a sample record");
-      ++state.dropped_torn;
-      continue;
-    }
+  for (const auto& line : file.lines) {
+    const nlohmann::json& record = line.record;
+    if (!record.contains("problem") || !record.contains("sample"))
+      throw InputError(path.string() + ":" + std::to_string(line.number) + ": not a sample record");
     if (record.value("status", "") == "api_error") {
       ++state.dropped_failed;
       continue;
@@ -36,7 +26,7 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
     if (!turns[id].emplace(record.value("turn", 0), record).second)
       continue;  // never keep a (sample, turn) twice
     state.recorded.emplace(id.first, id.second, record.value("turn", 0));
-    kept += line + "\n";
+    kept += line.text + "\n";
   }
   for (auto& [id, by_turn] : turns) {
     const nlohmann::json& last = by_turn.rbegin()->second;
@@ -50,7 +40,7 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
     auto& records = state.unfinished[id];
     for (auto& [turn, record] : by_turn) records.push_back(std::move(record));
   }
-  if (state.dropped_torn || state.dropped_failed) write_file_atomic(path, kept);
+  if (state.dropped_torn || state.dropped_failed || file.missing_final_newline) write_file_atomic(path, kept);
   return state;
 }
 

@@ -1,5 +1,5 @@
 // samples.jsonl of a generation: one JSON object per sample, appended and flushed one line at a
-// time (DESIGN.md §6), and read back by --resume.
+// time (docs/RESULTS.md), and read back by --resume.
 #pragma once
 
 #include <filesystem>

@@ -1,11 +1,7 @@
-// Reading a shard: src/results validates each record; the raw lines come from the same file by
-// line number.
+// Reading a shard: src/results validates each record and keeps its line as written.
 #include "src/merge/shard_dir.h"
 
-#include <sstream>
-
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
 #include "src/results/results_dir.h"
 
 namespace pkb::merge {
@@ -22,15 +18,9 @@ ShardDir read_shard_dir(const fs::path& dir) {
   shard.run = std::move(loaded.run);
   shard.torn_lines = static_cast<int>(loaded.skipped.size());
 
-  std::vector<std::string> lines;
-  std::stringstream text(generate::read_file(dir / "samples.jsonl"));
-  for (std::string line; std::getline(text, line);) lines.push_back(line);
-  for (const auto& record : loaded.samples) {
-    PKB_ASSERT(record.line >= 1 && record.line <= static_cast<int>(lines.size()),
-               "read_shard_dir: record line out of range");
-    shard.records.push_back({record.problem, record.sample, record.turn, lines[record.line - 1],
+  for (const auto& record : loaded.samples)
+    shard.records.push_back({record.problem, record.sample, record.turn, record.text,
                              shard.name + "/samples.jsonl:" + std::to_string(record.line)});
-  }
   return shard;
 }
 

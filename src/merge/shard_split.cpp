@@ -6,6 +6,7 @@
 
 #include "src/common/error.h"
 #include "src/generate/durable_file.h"
+#include "src/results/jsonl_file.h"
 
 namespace pkb::merge {
 namespace fs = std::filesystem;
@@ -49,14 +50,12 @@ void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
   const shard::ShardFilter filter(problems, samples, shard);
 
   const fs::path source = fs::exists(dir / "generate.jsonl") ? dir / "generate.jsonl" : dir / "samples.jsonl";
-  std::stringstream text(generate::read_file(source));
   std::string kept;
   fs::create_directories(out);
-  for (std::string line; std::getline(text, line);) {
-    const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object()) continue;  // a torn last line
+  for (const auto& line : results::read_jsonl(source, source.string()).lines) {  // a torn last line is left out
+    const nlohmann::json& record = line.record;
     if (!filter.owns(record.value("problem", ""), record.value("sample", -1))) continue;
-    kept += line + "\n";
+    kept += line.text + "\n";
     const nlohmann::json artifacts = record.value("artifacts", nlohmann::json::object());
     for (const auto& [name, path] : artifacts.items())
       if (path.is_string()) copy_artifact(dir, out, path.get<std::string>());

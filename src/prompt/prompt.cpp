@@ -6,10 +6,11 @@
 #include <sstream>
 
 #include "src/common/error.h"
+#include "src/common/prompts_dir.h"
 #include "src/common/sha256.h"
 #include "src/common/file_bytes.h"
 #include "src/prompt/examples.h"
-#include "src/prompt/hardware.h"
+#include "src/sol/profile.h"
 #include "src/prompt/problem_text.h"
 #include "src/prompt/template.h"
 
@@ -36,9 +37,7 @@ std::string with_final_newline(std::string text) {
 }  // namespace
 
 PromptSources default_sources(const std::filesystem::path& problems_root) {
-  const char* env = std::getenv("PKB_PROMPTS_DIR");
-  const std::filesystem::path prompts =
-      env && *env ? std::filesystem::path(env) : std::filesystem::path(PKB_DEFAULT_PROMPTS_DIR);
+  const std::filesystem::path prompts = prompts_dir();
   PromptSources sources;
   sources.template_path = prompts / "task.md";
   sources.hardware_path = prompts / "hardware.json";
@@ -50,7 +49,7 @@ PromptSources default_sources(const std::filesystem::path& problems_root) {
 
 Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setting,
                     const PromptSources& sources) {
-  const Hardware hardware = find_hardware(sources.hardware_path, setting.hardware);
+  const sol::Profile hardware = sol::find_profile(sol::load_profiles(sources.hardware_path), setting.hardware);
   if (setting.world > hardware.count)
     throw UsageError("--world " + std::to_string(setting.world) + ": " + hardware.key + " has " +
                      std::to_string(hardware.count) + " GPUs");

@@ -1,4 +1,4 @@
-// The exact text a model gets for one problem at one setting (DESIGN.md §4): the task, the Python
+// The exact text a model gets for one problem at one setting (docs/ABI.md): the task, the Python
 // reference, per-rank arguments, the hardware, the candidate ABI and in-context examples. The text
 // comes from template files a user can change; the same inputs give the same bytes and hash.
 #pragma once

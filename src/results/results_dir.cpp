@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "src/common/error.h"
+#include "src/results/jsonl_file.h"
 
 namespace pkb::results {
 namespace fs = std::filesystem;
@@ -44,25 +45,15 @@ void read_run_json(ResultsDir& result) {
 
 void read_samples(ResultsDir& result) {
   const std::string name = result.name + "/samples.jsonl";
-  const std::string text = read_text(result.dir / "samples.jsonl", name);
+  if (!fs::is_regular_file(result.dir / "samples.jsonl"))
+    throw InputError(name + ": cannot be read (missing, or not a results directory?)");
+  const JsonlFile file = read_jsonl(result.dir / "samples.jsonl", name);
   std::map<std::tuple<std::string, int, int>, int> seen;  // (problem, sample, turn) -> line
-  std::size_t start = 0;
-  for (int line_no = 1; start < text.size(); ++line_no) {
-    const std::size_t end = text.find('\n', start);
-    const bool torn = end == std::string::npos;
-    const std::string line = text.substr(start, torn ? std::string::npos : end - start);
-    start = torn ? text.size() : end + 1;
+  for (const auto& line : file.lines) {
+    const int line_no = line.number;
     const std::string where = name + ":" + std::to_string(line_no);
-    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded()) {
-      if (torn) {  // the writer died mid-line; the sample was never finished
-        result.skipped.push_back({where, "torn last line (no final newline), skipped"});
-        break;
-      }
-      throw InputError(where + ": " + (line.empty() ? "empty line" : "not valid JSON") +
-                       " (a corrupt record; remove or repair the line)");
-    }
-    SampleRecord record = parse_sample_record(doc, name, line_no);
+    SampleRecord record = parse_sample_record(line.record, name, line_no);
+    record.text = line.text;
     const auto key = std::make_tuple(record.problem, record.sample, record.turn);
     auto [it, inserted] = seen.emplace(key, line_no);
     if (!inserted)
@@ -73,6 +64,8 @@ void read_samples(ResultsDir& result) {
       record.category = result.categories.at(record.problem);
     result.samples.push_back(std::move(record));
   }
+  if (file.torn_line)  // the writer died mid-line; the sample was never finished
+    result.skipped.push_back({name + ":" + std::to_string(*file.torn_line), "torn last line (no final newline), skipped"});
 }
 
 }  // namespace

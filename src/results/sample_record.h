@@ -26,6 +26,7 @@ struct SampleRecord {
   std::optional<double> latency_s;
   std::string file;  // where it came from, for messages: "DIR/samples.jsonl"
   int line = 0;
+  std::string text;  // the line as written (pkb merge copies it unchanged)
 };
 
 /// The statuses a record may carry, in the order tables list them.

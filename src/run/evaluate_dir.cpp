@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "src/common/error.h"
+#include "src/results/jsonl_file.h"
 #include "src/generate/durable_file.h"
 #include "src/generate/response_cache.h"
 #include "src/generate/run_lock.h"
@@ -19,25 +20,13 @@ namespace pkb::run {
 namespace fs = std::filesystem;
 namespace {
 
-// Records of a samples file; a line that does not parse is a torn write only when it is the
-// last one, else the file is corrupt.
+// Records of a samples file (a torn last line left out: results/jsonl_file.h).
 std::vector<nlohmann::json> read_records(const fs::path& path) {
   std::vector<nlohmann::json> records;
-  if (!fs::exists(path)) return records;
-  std::stringstream text(generate::read_file(path));
-  std::string line;
-  int number = 0;
-  while (std::getline(text, line)) {
-    ++number;
-    if (line.empty()) continue;
-    auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object() || !record.contains("problem") ||
-        !record.contains("sample")) {
-      if (text.peek() != std::char_traits<char>::eof())
-        throw InputError(path.string() + ":" + std::to_string(number) + ": not a sample record");
-      continue;
-    }
-    records.push_back(std::move(record));
+  for (auto& line : results::read_jsonl(path, path.string()).lines) {
+    if (!line.record.contains("problem") || !line.record.contains("sample"))
+      throw InputError(path.string() + ":" + std::to_string(line.number) + ": not a sample record");
+    records.push_back(std::move(line.record));
   }
   return records;
 }

@@ -1,4 +1,4 @@
-// The evaluation half of the pipeline (DESIGN.md §8): C threads compile and validate plans in
+// The evaluation half of the pipeline (docs/ARCHITECTURE.md, "One sample through pkb run"): C threads compile and validate plans in
 // parallel (each compile is its own NVRTC child), then a single thread runs candidates on the
 // GPU one at a time so timings stay clean. Every sample's final record is appended to
 // samples.jsonl exactly once, by whichever stage finishes it.

@@ -6,6 +6,7 @@
 
 #include "src/generate/sample_generator.h"
 #include "src/run/sample_record.h"
+#include "src/results/jsonl_file.h"
 
 namespace pkb::run {
 
@@ -26,15 +27,12 @@ nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunC
 }
 
 nlohmann::json summary_json(const std::filesystem::path& samples_path) {
-  std::ifstream in(samples_path);
-  std::string line;
   int total = 0;
   long long input_tokens = 0, output_tokens = 0;
   std::set<std::pair<std::string, int>> samples;
   nlohmann::json by_status = nlohmann::json::object();
-  while (std::getline(in, line)) {
-    const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object()) continue;
+  for (const auto& line : results::read_jsonl(samples_path, samples_path.string()).lines) {
+    const nlohmann::json& record = line.record;
     ++total;
     samples.emplace(record.value("problem", ""), record.value("sample", 0));
     const std::string status = record.value("status", "unknown");

@@ -1,5 +1,5 @@
 // Score as text: '#' lines with the inputs and settings, the headline metrics with intervals, the
-// status counts and notes, then an optional breakdown (STYLE.md §6); and as CSV.
+// status counts and notes, then an optional breakdown (docs/STYLE.md, "Output"); and as CSV.
 #include <cstdio>
 #include <sstream>
 

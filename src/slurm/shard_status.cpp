@@ -13,6 +13,7 @@
 
 #include "src/common/error.h"
 #include "src/shard/shard.h"
+#include "src/results/jsonl_file.h"
 
 namespace pkb::slurm {
 namespace fs = std::filesystem;
@@ -58,10 +59,9 @@ ShardProgress read_shard(const fs::path& results, int index, int count) {
   const auto fingerprint = run.value("fingerprint", nlohmann::json::object());
   const int samples = fingerprint.value("samples", run.value("samples_per_problem", 0));
   shard.samples_total = static_cast<int>(shard::select_shard(shard::work_list(problems, samples), {index, count}).size());
-  std::ifstream in(dir / "samples.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (record.is_discarded() || !record.is_object()) continue;
+  // A shard still running may end in a torn line: read_jsonl leaves it out.
+  for (const auto& line : results::read_jsonl(dir / "samples.jsonl", (dir / "samples.jsonl").string()).lines) {
+    const nlohmann::json& record = line.record;
     ++shard.samples_done;
     ++shard.statuses[record.value("status", record.contains("artifacts") ? "generated" : "unknown")];
   }

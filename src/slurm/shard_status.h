@@ -30,7 +30,7 @@ struct JobProgress {
 /// Throws pkb::UsageError when `results` holds neither shards nor a slurm/jobs.json.
 JobProgress read_progress(const std::filesystem::path& results);
 
-/// The table of STYLE.md §6: '#' lines, one row per shard, a verdict line.
+/// The table of docs/STYLE.md, "Output": '#' lines, one row per shard, a verdict line.
 std::string progress_table(const std::filesystem::path& results, const JobProgress& job);
 
 }  // namespace pkb::slurm

@@ -7,6 +7,7 @@
 
 #include "src/common/did_you_mean.h"
 #include "src/common/error.h"
+#include "src/common/prompts_dir.h"
 
 namespace pkb::sol {
 namespace {
@@ -39,6 +40,7 @@ Profile read_profile(const json& machine, const std::string& file, const std::st
   profile.key = machine.value("key", "");
   profile.gpu = machine.value("gpu", "");
   profile.count = machine.value("count", 0);
+  profile.arch = machine.value("arch", "");
   if (!machine.contains("profile") || !machine["profile"].is_object())
     throw InputError(file, where + ".profile", "the machine's numbers (hbm_bytes_per_s, ...)",
                      "nothing");
@@ -76,6 +78,12 @@ Profile read_profile(const json& machine, const std::string& file, const std::st
     if (!profile.dense_flops_per_s.count(needed))
       throw InputError(file, at + ".dense_flops_per_s", "a rate for bf16, fp16 and fp32",
                        "none for " + std::string(dtype_name(needed)));
+  if (!machine.contains("description") || !machine["description"].is_array())
+    throw InputError(file, where + ".description", "the prompt's lines about the machine", "nothing");
+  for (const auto& line : machine["description"]) {
+    if (!line.is_string()) throw InputError(file, where + ".description", "lines of text", line.dump());
+    profile.description.push_back(line.get<std::string>());
+  }
   return profile;
 }
 
@@ -90,10 +98,7 @@ double Profile::flops_rate(DType dtype) const {
 }
 
 std::filesystem::path default_profiles_path() {
-  const char* env = std::getenv("PKB_PROMPTS_DIR");
-  const std::filesystem::path prompts =
-      env && *env ? std::filesystem::path(env) : std::filesystem::path(PKB_DEFAULT_PROMPTS_DIR);
-  return prompts / "hardware.json";
+  return prompts_dir() / "hardware.json";
 }
 
 std::vector<Profile> load_profiles(const std::filesystem::path& path) {

@@ -1,7 +1,7 @@
-// Hardware profiles for the speed-of-light model (issue 10): the numbers of each machine in
-// prompts/hardware.json ("profile" of every machine), each with the datasheet it came from. The
-// prompt reads the same file for its description lines (src/prompt/hardware.h), so a machine's
-// words and its numbers live side by side.
+// The machines of prompts/hardware.json, read in one place: what the prompt tells a model about a
+// machine (its description lines, arch, GPU count) and the speed-of-light numbers of its
+// "profile", each with the datasheet it came from, so a machine's words and numbers live side by
+// side.
 #pragma once
 
 #include <filesystem>
@@ -18,6 +18,8 @@ struct Profile {
   std::string key;                        // "h200_8"
   std::string gpu;                        // "NVIDIA H200 SXM 141 GB"
   int count = 0;                          // GPUs in the node
+  std::string arch;                       // "sm_90a": what NVRTC compiles for
+  std::vector<std::string> description;   // the prompt's lines about this machine
   std::vector<std::string> device_names;  // cudaDeviceProp::name values this profile describes
   double hbm_bytes_per_s = 0;
   double link_bytes_per_s = 0;                // NVLink, one direction, per GPU
@@ -37,7 +39,7 @@ std::filesystem::path default_profiles_path();
 /// Every machine in `path`; throws pkb::InputError naming the file and the field.
 std::vector<Profile> load_profiles(const std::filesystem::path& path);
 
-/// The machine called `key`; throws pkb::UsageError "--hardware x: expected one of h100_8, ...".
+/// The machine called `key`; throws pkb::UsageError "--hardware x: unknown machine ...".
 Profile find_profile(const std::vector<Profile>& profiles, const std::string& key);
 
 /// The profile whose device_names holds `device_name` exactly (an "NVIDIA H100 PCIe" is not an

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "src/check/check_ranks.h"
 #include "src/common/error.h"
 
 namespace pkb::validate {
@@ -54,26 +55,6 @@ bool CaseResult::ok() const {
   return std::all_of(modes.begin(), modes.end(), [](const ModeResult& mode) { return mode.ok; });
 }
 
-std::vector<check::TensorVerdict> check_all_ranks(const problem::ProblemSpec& spec,
-                                                  const std::vector<ref::Tensors>& got,
-                                                  const std::vector<ref::Tensors>& expected_fp64,
-                                                  const std::vector<ref::Tensors>& reference_in_dtype,
-                                                  DType dtype) {
-  const check::Rule rule{spec.tolerance_for(dtype), spec.error_ratio};
-  std::vector<check::TensorVerdict> verdicts;
-  for (std::size_t rank = 0; rank < got.size(); ++rank) {
-    for (const auto& output : spec.outputs) {
-      verdicts.push_back(check::compare_tensor(output.name, static_cast<int>(rank),
-                                               got[rank].at(output.name),
-                                               expected_fp64[rank].at(output.name),
-                                               reference_in_dtype[rank].at(output.name), rule));
-    }
-  }
-  std::stable_partition(verdicts.begin(), verdicts.end(),
-                        [](const check::TensorVerdict& verdict) { return !verdict.passed; });
-  return verdicts;
-}
-
 CaseResult validate_case(const problem::ProblemSpec& spec, int world, DType dtype,
                          const std::map<std::string, std::int64_t>& dims) {
   ref::RunConfig config;
@@ -98,7 +79,7 @@ CaseResult validate_case(const problem::ProblemSpec& spec, int world, DType dtyp
     } else {
       got = ref::solve_simulated(spec, config, inputs, {sim_mode(mode), false});
     }
-    const auto verdicts = check_all_ranks(spec, got, expected_fp64, in_dtype, dtype);
+    const auto verdicts = check::check_all_ranks(spec, got, expected_fp64, in_dtype, dtype);
     ModeResult mode_result;
     mode_result.mode = mode;
     mode_result.check_passed = verdicts.empty() || verdicts.front().passed;

@@ -1,4 +1,4 @@
-// `pkb validate` (DESIGN.md §3a): proves a problem's check tells right from wrong. The reference
+// `pkb validate` (docs/ADDING_A_PROBLEM.md, step 5): proves a problem's check tells right from wrong. The reference
 // is run in perturbed modes that a correct kernel may match (other reduction orders, rounding
 // after every hop), which must pass, and in broken modes (collectives skipped, outputs zero,
 // outputs from another trial's inputs), which must fail.
@@ -36,12 +36,5 @@ struct CaseResult {
 /// Runs every mode for one problem, world size and dtype at the given dims.
 CaseResult validate_case(const problem::ProblemSpec& spec, int world, DType dtype,
                          const std::map<std::string, std::int64_t>& dims);
-
-/// Checks every output of every rank; the verdicts of all of them, failures first.
-std::vector<check::TensorVerdict> check_all_ranks(const problem::ProblemSpec& spec,
-                                                  const std::vector<ref::Tensors>& got,
-                                                  const std::vector<ref::Tensors>& expected_fp64,
-                                                  const std::vector<ref::Tensors>& reference_in_dtype,
-                                                  DType dtype);
 
 }  // namespace pkb::validate

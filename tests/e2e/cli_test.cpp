@@ -1,5 +1,5 @@
 // The pkb binary end to end: exit codes, one-line errors on stderr, JSON on stdout, and the dump
-// format of DESIGN.md §3 read back with pkb's safetensors reader.
+// format of docs/ARCHITECTURE.md, "Dumps" read back with pkb's safetensors reader.
 #include <gtest/gtest.h>
 
 #include <filesystem>

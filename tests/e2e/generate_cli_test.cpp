@@ -60,7 +60,7 @@ TEST(PromptCli, PrintsACompletePromptAndItsHash) {
   EXPECT_EQ(run_pkb("-q prompt 1 --world 8").out, run.out);  // byte-stable
   const PkbRun bad = run_pkb("-q prompt 1 --world 8 --hardware h100_9");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err, "pkb: error: --hardware h100_9: unknown machine, did you mean 'h100_8'?\n");
+  EXPECT_EQ(bad.err, "pkb: error: --hardware h100_9: unknown machine (did you mean 'h100_8'?); expected one of h100_8, h200_8, b200_8\n");
 }
 
 TEST(GenerateCli, WritesSixteenRecordsAndNeverTheKey) {

@@ -165,13 +165,13 @@ TEST(BuildPrompt, BadHardwareNamesTheFlag) {
     build("1", 8, "h100_9");
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_STREQ(error.what(), "--hardware h100_9: unknown machine, did you mean 'h100_8'?");
+    EXPECT_STREQ(error.what(), "--hardware h100_9: unknown machine (did you mean 'h100_8'?); expected one of h100_8, h200_8, b200_8");
   }
   try {
     build("1", 8, "tpu");
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_STREQ(error.what(), "--hardware tpu: expected one of h100_8, h200_8, b200_8");
+    EXPECT_STREQ(error.what(), "--hardware tpu: unknown machine; expected one of h100_8, h200_8, b200_8");
   }
 }
 

@@ -1,4 +1,4 @@
-// Resume after kill -9 at random points (DESIGN.md §6): a run killed three times and resumed
+// Resume after kill -9 at random points (docs/RESULTS.md): a run killed three times and resumed
 // ends with exactly the (problem, sample) set of an uninterrupted run, each once, with the same
 // statuses. Between kills the file may end in a torn line, never hold a duplicate.
 #include <gtest/gtest.h>
