@@ -3,10 +3,10 @@
 // interrupted evaluation. See src/run/evaluate_dir.h for how DIR changes.
 #include <spdlog/spdlog.h>
 
-#include <csignal>
 #include <cstdio>
 
 #include "src/cli/command.h"
+#include "src/cli/interrupt.h"
 #include "src/cli/problem_args.h"
 #include "src/cli/run_eval_flags.h"
 #include "src/cli/run_progress.h"
@@ -16,13 +16,6 @@
 #include "src/run/evaluate_dir.h"
 
 namespace pkb::cli {
-namespace {
-
-std::atomic<bool> g_interrupted{false};  // SIGINT: stop; the same command continues
-extern "C" void on_evaluate_interrupt(int) { g_interrupted = true; }
-
-}  // namespace
-
 std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
     std::string dir, dims, shard, out;
@@ -78,7 +71,7 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
 
     run::EvaluateConfig config;
     config.dir = dir;
-    config.eval = eval_settings(flags->eval, dir, specs, problem_dims, max_world, &g_interrupted);
+    config.eval = eval_settings(flags->eval, dir, specs, problem_dims, max_world, &interrupted());
     config.context = run_context(specs, max_world);
     config.problems = problems;
     config.command =
@@ -89,15 +82,13 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
           "evaluate: {}: answers are compiled and their plans validated, not run (status compiled)",
           config.eval.target.no_gpu_reason);
 
-    g_interrupted = false;
-    std::signal(SIGINT, on_evaluate_interrupt);
     run::RunStats stats;
     run::EvaluateSummary summary;
     {
+      const InterruptScope interrupt;
       RunProgress progress("evaluate", stats);
       summary = run::evaluate_directory(config, stats);
     }
-    std::signal(SIGINT, SIG_DFL);
     std::string counts;
     for (const auto& [status, count] : summary.summary["by_status"].items())
       counts += (counts.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());

@@ -4,10 +4,10 @@
 // (run_options.h, shared with `pkb run`).
 #include <spdlog/spdlog.h>
 
-#include <csignal>
 #include <cstdio>
 
 #include "src/cli/command.h"
+#include "src/cli/interrupt.h"
 #include "src/cli/generate_progress.h"
 #include "src/cli/run_options.h"
 #include "src/common/error.h"
@@ -16,31 +16,24 @@
 namespace pkb::cli {
 namespace {
 
-// Set by SIGINT; the one global a signal handler needs. Workers stop taking samples, requests in
-// flight are abandoned (and asked again by --resume), and what is recorded stays recorded.
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted = true; }
-
 }  // namespace
 
 std::function<int()> setup_generate(CLI::App& app, const GlobalOptions& global) {
   auto flags = std::make_shared<ModelFlags>();
   add_model_flags(app, *flags, true);
   return [&global, flags] {
-    PreparedGeneration prepared = prepare_generation(global, *flags, &g_interrupted);
+    PreparedGeneration prepared = prepare_generation(global, *flags, &interrupted());
     generate::GenerateConfig& config = prepared.config;
     config.run_info["command"] = "pkb generate" + model_flags_text(*flags);
     auto& client = prepared.client;
 
-    g_interrupted = false;
-    std::signal(SIGINT, on_interrupt);
     generate::GenerateStats stats;
     generate::GenerateSummary summary;
     {
+      const InterruptScope interrupt;
       GenerateProgress progress(stats, [&client] { return client->in_flight(); });
       summary = generate::run_generation(config, *client, stats);
     }
-    std::signal(SIGINT, SIG_DFL);
     spdlog::info(
         "generate: {} samples in {}: {} generated, {} format errors, {} api errors, {} resumed, {} "
         "from the cache",

@@ -6,12 +6,12 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <random>
 
 #include "src/cli/command.h"
+#include "src/cli/interrupt.h"
 #include "src/cli/run_eval_flags.h"
 #include "src/cli/run_options.h"
 #include "src/cli/run_progress.h"
@@ -21,9 +21,6 @@
 
 namespace pkb::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};  // SIGINT: stop taking samples; --resume continues
-extern "C" void on_run_interrupt(int) { g_interrupted = true; }
 
 // results/<model>-<YYYYMMDD>-<6 hex>: the model name with anything but [A-Za-z0-9._-] as '-'.
 std::string default_out(const std::string& model) {
@@ -64,7 +61,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
       if (flags->resume) throw UsageError("--resume: name the run to continue with --out DIR");
       flags->out = default_out(flags->model);
     }
-    PreparedGeneration prepared = prepare_generation(global, *flags, &g_interrupted);
+    PreparedGeneration prepared = prepare_generation(global, *flags, &interrupted());
     // Without --max-tokens, the cap is the model table's default, known only now.
     turns.max_tokens = flags->max_tokens;
     std::vector<const problem::ProblemSpec*> specs;
@@ -96,7 +93,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     config.turns = turns;
     config.feedback_template = std::move(feedback_template);
     config.eval =
-        eval_settings(*eval_flags, flags->out, specs, prepared.dims, max_world, &g_interrupted);
+        eval_settings(*eval_flags, flags->out, specs, prepared.dims, max_world, &interrupted());
     config.context = run_context(specs, max_world);
     config.problems = problems;
     if (!config.eval.target.gpu)
@@ -104,16 +101,14 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
           "run: {}: answers are compiled and their plans validated, not run (status compiled)",
           config.eval.target.no_gpu_reason);
 
-    g_interrupted = false;
-    std::signal(SIGINT, on_run_interrupt);
     generate::GenerateStats generation_stats;
     run::RunStats stats;
     run::RunSummary summary;
     {
+      const InterruptScope interrupt;
       RunProgress progress("run", stats);
       summary = run::run_pipeline(config, *prepared.client, generation_stats, stats);
     }
-    std::signal(SIGINT, SIG_DFL);
     const int records = summary.summary.value("total", 0);
     const int samples = summary.summary.value("samples", 0);
     spdlog::info("run: {} samples{} in {}: {}{}", samples,

@@ -11,7 +11,7 @@
 #include "src/cli/problem_list.h"
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/replay_client.h"
 #include "src/problem/dims.h"
 #include "src/shard/shard.h"
@@ -53,7 +53,7 @@ void build_prompts(const problem::ProblemIndex& index, const ModelFlags& flags,
       throw UsageError("--template " + flags.template_path + ": no such file");
     sources.template_path = flags.template_path;
   }
-  template_sha256 = sha256_hex(generate::read_file(sources.template_path));
+  template_sha256 = sha256_hex(results::read_file(sources.template_path));
   for (const auto& key : keys) {
     auto spec = index.load(key);
     prompt::PromptSetting setting;

@@ -10,8 +10,8 @@
 
 #include "src/common/error.h"
 #include "src/extract/extract.h"
-#include "src/generate/durable_file.h"
-#include "src/generate/run_lock.h"
+#include "src/results/durable_file.h"
+#include "src/results/run_lock.h"
 #include "src/generate/sample_generator.h"
 #include "src/generate/samples_log.h"
 
@@ -39,7 +39,7 @@ void check_out_dir(const GenerateConfig& config) {
   if (std::filesystem::exists(run_json)) {
     if (!config.resume)
       throw UsageError(flag + ": already holds a run (run.json); pass --resume to continue it");
-    const auto existing = nlohmann::json::parse(read_file(run_json), nullptr, false);
+    const auto existing = nlohmann::json::parse(results::read_file(run_json), nullptr, false);
     if (existing.is_discarded() || !existing.contains("fingerprint"))
       throw InputError(run_json.string() +
                        ": fingerprint: expected the settings of a pkb generate run, got none");
@@ -99,8 +99,8 @@ nlohmann::json run_json(const GenerateConfig& config, const std::string& started
 GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient& client,
                                GenerateStats& stats) {
   check_out_dir(config);
-  RunLock lock(config.out);
-  const std::string started = utc_now_iso();
+  results::RunLock lock(config.out);
+  const std::string started = results::utc_now_iso();
   const auto samples_path = config.out / "samples.jsonl";
   const ResumeState resume = prepare_resume(samples_path);
   std::vector<WorkItem> work;
@@ -120,7 +120,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   stats.resumed = resumed;
   nlohmann::json doc = run_json(config, started);
   doc["resumed_samples"] = resumed;
-  write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
 
   SamplesLog log(samples_path);
   std::atomic<std::size_t> next{0};
@@ -162,7 +162,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   summary.timeouts_after_accept = stats.timeouts_after_accept;
   summary.stopped = client.stop_reason();
   summary.unasked = summary.total - summary.resumed - stats.done;
-  doc["finished"] = utc_now_iso();
+  doc["finished"] = results::utc_now_iso();
   doc["summary"] = {
       {"total", summary.total},
       {"resumed", summary.resumed},
@@ -174,7 +174,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
       {"unasked", summary.unasked},
       {"stopped", summary.stopped.empty() ? nlohmann::json() : nlohmann::json(summary.stopped)},
       {"cancelled", summary.cancelled}};
-  write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
   return summary;
 }
 

@@ -6,7 +6,7 @@
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
 
 namespace pkb::generate {
@@ -21,13 +21,13 @@ ReplayClient::ReplayClient(const fs::path& dir) : dir_(dir) {
   if (fs::is_directory(responses))
     for (const auto& file : fs::recursive_directory_iterator(responses)) {
       if (!file.is_regular_file() || file.path().extension() != ".json") continue;
-      const auto doc = nlohmann::json::parse(read_file(file.path()), nullptr, false);
+      const auto doc = nlohmann::json::parse(results::read_file(file.path()), nullptr, false);
       if (doc.is_discarded() || !doc.contains("key")) continue;
       const auto& key = doc["key"];
       index_[{key.value("prompt_sha256", ""), key.value("sample_index", -1)}] = file.path();
     }
   if (const auto config = dir / "replay.json"; fs::is_regular_file(config)) {
-    const auto doc = nlohmann::json::parse(read_file(config), nullptr, false);
+    const auto doc = nlohmann::json::parse(results::read_file(config), nullptr, false);
     if (!doc.is_object() || (doc.contains("problem_answers") && !doc["problem_answers"].is_string()))
       throw InputError(config.string() + ": problem_answers: expected a folder path (a string), got " +
                        (doc.is_object() ? doc["problem_answers"].dump() : std::string("text that is not a JSON object")));
@@ -73,7 +73,7 @@ bool ReplayClient::covers(const std::string& problem_key, const std::string& pro
 model::ModelOutcome ReplayClient::from_answer(const fs::path& file) const {
   model::ModelOutcome outcome;
   model::ModelResult result;
-  result.text = read_file(file);
+  result.text = results::read_file(file);
   result.stop = model::StopReason::complete;
   result.raw_stop = "replay";
   result.model = "replay";
@@ -108,7 +108,7 @@ model::ModelOutcome ReplayClient::generate(const model::ModelRequest& request) {
         0, std::nullopt};
     return outcome;
   }
-  const CacheEntry entry = cache_entry_from_json(nlohmann::json::parse(read_file(found->second)),
+  const CacheEntry entry = cache_entry_from_json(nlohmann::json::parse(results::read_file(found->second)),
                                                  found->second.string());
   outcome.result = entry.result;
   outcome.request_body = entry.request_body;

@@ -6,18 +6,9 @@
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::generate {
-
-std::string utc_now_iso() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 CacheKey make_cache_key(const model::ModelSpec& spec, const std::string& prompt_sha256,
                         const SamplingParams& params, int sample_index) {
@@ -105,13 +96,13 @@ std::filesystem::path ResponseCache::path_of(const std::string& key_sha256) cons
 }
 
 void ResponseCache::store(const CacheEntry& entry) const {
-  write_file_atomic(path_of(entry.key.sha256), to_json(entry).dump(1) + "\n");
+  results::write_file_atomic(path_of(entry.key.sha256), to_json(entry).dump(1) + "\n");
 }
 
 std::optional<CacheEntry> ResponseCache::load(const CacheKey& key) const {
   const auto path = path_of(key.sha256);
   if (!std::filesystem::is_regular_file(path)) return std::nullopt;
-  const auto doc = nlohmann::json::parse(read_file(path), nullptr, false);
+  const auto doc = nlohmann::json::parse(results::read_file(path), nullptr, false);
   if (doc.is_discarded()) return std::nullopt;
   CacheEntry entry = cache_entry_from_json(doc, path.string());
   if (entry.key.fields != key.fields)

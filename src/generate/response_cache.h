@@ -64,6 +64,5 @@ CacheEntry cache_entry_from_json(const nlohmann::json& doc, const std::string& s
 nlohmann::json to_json(const model::ModelResult& result);
 model::ModelResult model_result_from_json(const nlohmann::json& doc);
 
-std::string utc_now_iso();
 
 }  // namespace pkb::generate

@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "src/extract/extract.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::generate {
 
@@ -71,7 +71,7 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
       record["message"] = outcome.failure->message;
       record["failure_kind"] = std::string(model::failure_kind_name(outcome.failure->kind));
       record["http_status"] = outcome.failure->http_status;
-      record["time"] = utc_now_iso();
+      record["time"] = results::utc_now_iso();
       return record;
     }
     entry = CacheEntry{key,
@@ -82,7 +82,7 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
                        *outcome.result,
                        static_cast<int>(outcome.attempts.size()),
                        outcome.latency_s,
-                       utc_now_iso(),
+                       results::utc_now_iso(),
                        outcome.adjustments};
     cache_.store(*entry);
   } else {
@@ -93,7 +93,7 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
   }
   record["from_cache"] = from_cache;
   describe_answer(sample_dir(problem.key, sample, turn.turn), *entry, record);
-  record["time"] = utc_now_iso();
+  record["time"] = results::utc_now_iso();
   return record;
 }
 
@@ -106,7 +106,7 @@ void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& 
   record["stop_reason"] = std::string(model::stop_reason_name(result.stop));
   record["raw_stop_reason"] = result.raw_stop;
   record["usage"] = model::to_json(result.usage);
-  write_file_atomic(config_.out / dir / "answer.md", result.text, false);
+  results::write_file_atomic(config_.out / dir / "answer.md", result.text, false);
   nlohmann::json artifacts = {
       {"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
       {"answer", dir + "/answer.md"}};
@@ -130,8 +130,8 @@ void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& 
   } else {
     record["status"] = "generated";
     record["cuda_alias_used"] = extraction.cuda_alias_used;
-    write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda, false);
-    write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json, false);
+    results::write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda, false);
+    results::write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json, false);
     artifacts["cuda"] = dir + "/kernel.cu";
     artifacts["plan"] = dir + "/plan.json";
   }

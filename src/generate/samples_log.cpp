@@ -3,7 +3,7 @@
 #include "src/generate/samples_log.h"
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/results/jsonl_file.h"
 
 namespace pkb::generate {
@@ -40,13 +40,13 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
     auto& records = state.unfinished[id];
     for (auto& [turn, record] : by_turn) records.push_back(std::move(record));
   }
-  if (state.dropped_torn || state.dropped_failed || file.missing_final_newline) write_file_atomic(path, kept);
+  if (state.dropped_torn || state.dropped_failed || file.missing_final_newline) results::write_file_atomic(path, kept);
   return state;
 }
 
 void SamplesLog::append(const nlohmann::json& record) {
   std::lock_guard<std::mutex> lock(mutex_);
-  append_line_durable(path_, record.dump() + "\n");
+  results::append_line_durable(path_, record.dump() + "\n");
 }
 
 }  // namespace pkb::generate

@@ -10,9 +10,8 @@
 #include <tuple>
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
-#include "src/generate/response_cache.h"
-#include "src/generate/run_lock.h"
+#include "src/results/durable_file.h"
+#include "src/results/run_lock.h"
 #include "src/merge/merge_check.h"
 #include "src/merge/merge_files.h"
 #include "src/merge/shard_dir.h"
@@ -38,12 +37,12 @@ void check_out(const MergeRequest& request) {
 
 // A shard a pkb process still writes is not finished; its lock says so. Read-only shard folders
 // (a finished run copied off the cluster) cannot be written by anyone and need no lock.
-std::vector<std::unique_ptr<generate::RunLock>> lock_inputs(const std::vector<fs::path>& dirs) {
-  std::vector<std::unique_ptr<generate::RunLock>> locks;
+std::vector<std::unique_ptr<results::RunLock>> lock_inputs(const std::vector<fs::path>& dirs) {
+  std::vector<std::unique_ptr<results::RunLock>> locks;
   for (const auto& dir : dirs) {
     if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) continue;
     try {
-      locks.push_back(std::make_unique<generate::RunLock>(dir));
+      locks.push_back(std::make_unique<results::RunLock>(dir));
     } catch (const UsageError&) {
       throw UsageError(dir.string() + ": a pkb process is still writing there (a shard not finished); "
                        "wait for it, then merge");
@@ -85,7 +84,7 @@ void merge_generation_sources(const std::vector<ShardDir>& shards, const fs::pat
   std::vector<std::tuple<std::string, int, std::string>> lines;
   for (const auto& shard : shards) {
     if (!fs::exists(shard.dir / "generate.jsonl")) continue;
-    std::stringstream text(generate::read_file(shard.dir / "generate.jsonl"));
+    std::stringstream text(results::read_file(shard.dir / "generate.jsonl"));
     for (std::string line; std::getline(text, line);) {
       const auto doc = nlohmann::json::parse(line, nullptr, false);
       if (doc.is_discarded() || !doc.is_object()) continue;  // a torn last line
@@ -96,7 +95,7 @@ void merge_generation_sources(const std::vector<ShardDir>& shards, const fs::pat
   std::sort(lines.begin(), lines.end());
   std::string text;
   for (const auto& line : lines) text += std::get<2>(line) + "\n";
-  generate::write_file_atomic(out / "generate.jsonl", text);
+  results::write_file_atomic(out / "generate.jsonl", text);
 }
 
 nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeRequest& request,
@@ -123,7 +122,7 @@ nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeR
   doc["shards"] = list;
   doc["started"] = started;
   doc["finished"] = finished;
-  doc["merged"] = generate::utc_now_iso();
+  doc["merged"] = results::utc_now_iso();
   doc["summary"] = summary;
   return doc;
 }
@@ -142,7 +141,7 @@ MergeResult merge_shards(const MergeRequest& request) {
   std::error_code error;
   fs::create_directories(request.out, error);
   if (error) throw UsageError(request.out.string() + ": cannot create: " + error.message());
-  generate::RunLock out_lock(request.out);
+  results::RunLock out_lock(request.out);
   MergeResult result;
   for (const auto& shard : shards)
     for (const char* folder : {"solutions", "responses", "logs"})
@@ -151,11 +150,11 @@ MergeResult merge_shards(const MergeRequest& request) {
   const auto records = sorted_records(shards);
   std::string text;
   for (const RawRecord* record : records) text += record->text + "\n";
-  generate::write_file_atomic(request.out / "samples.jsonl", text);
+  results::write_file_atomic(request.out / "samples.jsonl", text);
   result.samples = static_cast<int>(records.size());
   result.summary = summary_of(records);
   const nlohmann::json doc = merged_run_json(shards, request, result.summary);
-  generate::write_file_atomic(request.out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(request.out / "run.json", doc.dump(2) + "\n");
   return result;
 }
 

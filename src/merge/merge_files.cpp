@@ -3,7 +3,7 @@
 #include "src/merge/merge_files.h"
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::merge {
 namespace fs = std::filesystem;
@@ -15,7 +15,7 @@ int copy_tree(const fs::path& from, const fs::path& to) {
     if (!entry.is_regular_file()) continue;
     const fs::path target = to / fs::relative(entry.path(), from);
     if (fs::exists(target)) {
-      if (generate::read_file(target) != generate::read_file(entry.path()))
+      if (results::read_file(target) != results::read_file(entry.path()))
         throw InputError(entry.path().string() + ": differs from " + target.string() +
                          ", copied from another shard");
       continue;

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/results/jsonl_file.h"
 
 namespace pkb::merge {
@@ -15,7 +15,7 @@ namespace {
 nlohmann::json read_run(const fs::path& dir) {
   const fs::path path = dir / "run.json";
   if (!fs::exists(path)) throw InputError(path.string() + ": no such file (not a results directory)");
-  auto doc = nlohmann::json::parse(generate::read_file(path), nullptr, false);
+  auto doc = nlohmann::json::parse(results::read_file(path), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
   return doc;
 }
@@ -60,11 +60,11 @@ void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
     for (const auto& [name, path] : artifacts.items())
       if (path.is_string()) copy_artifact(dir, out, path.get<std::string>());
   }
-  generate::write_file_atomic(out / "samples.jsonl", kept);
+  results::write_file_atomic(out / "samples.jsonl", kept);
   if (doc.value("kind", "") == "evaluate") doc["kind"] = doc.value("evaluated_from", "generate");
   doc["shard"] = shard::shard_json(shard);
   doc["split_from"] = dir.string();
-  generate::write_file_atomic(out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(out / "run.json", doc.dump(2) + "\n");
 }
 
 }  // namespace pkb::merge

@@ -4,7 +4,7 @@
 #include "src/run/conversation.h"
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::run {
 namespace {
@@ -23,7 +23,7 @@ std::string read_artifact(const std::filesystem::path& out, const std::string& r
     throw InputError((out / "samples.jsonl").string() + ": " + what + " " +
                      (relative.empty() ? std::string("(none recorded)") : path.string()) +
                      " is missing; the conversation cannot be continued");
-  return generate::read_file(path);
+  return results::read_file(path);
 }
 
 std::string artifact_of(const nlohmann::json& record, const char* name) {
@@ -120,7 +120,7 @@ bool Conversations::annotate(nlohmann::json& record, const std::string& compile_
   const feedback::Feedback feedback =
       feedback::make_feedback(record, compile_log, template_, turn + 1, policy_.turns);
   const std::string file = generate::sample_dir(id.first, id.second, turn) + "/feedback.md";
-  generate::write_file_atomic(out_ / file, feedback.text);
+  results::write_file_atomic(out_ / file, feedback.text);
   record["feedback"] = {{"file", file}, {"scope", feedback.scope}, {"note", feedback.note}};
 
   generate::TurnInput& next = conversation.next;

@@ -10,9 +10,9 @@
 
 #include "src/common/error.h"
 #include "src/results/jsonl_file.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
-#include "src/generate/run_lock.h"
+#include "src/results/run_lock.h"
 #include "src/generate/samples_log.h"
 #include "src/run/sample_record.h"
 
@@ -41,7 +41,7 @@ void write_generation_source(const fs::path& dir) {
       continue;
     text += generation_record(record).dump() + "\n";
   }
-  generate::write_file_atomic(dir / "generate.jsonl", text);
+  results::write_file_atomic(dir / "generate.jsonl", text);
 }
 
 nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateConfig& config) {
@@ -79,7 +79,7 @@ nlohmann::json read_run_json(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
   if (!fs::exists(path))
     throw InputError(path.string() + ": no such file (not a results directory)");
-  auto doc = nlohmann::json::parse(generate::read_file(path), nullptr, false);
+  auto doc = nlohmann::json::parse(results::read_file(path), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
   const int version = doc.value("schema_version", 0);
   if (version > kResultsSchema)
@@ -99,7 +99,7 @@ nlohmann::json read_run_json(const fs::path& dir) {
 EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats) {
   const fs::path& dir = config.dir;
   if (::access(dir.c_str(), W_OK) != 0) throw UsageError(dir.string() + ": not writable");
-  generate::RunLock lock(dir);
+  results::RunLock lock(dir);
   nlohmann::json doc = read_run_json(dir);
   const bool continuing = doc.value("kind", "") == "evaluate";
   if (continuing) check_same_settings(doc, config);
@@ -108,16 +108,16 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
     if (continuing) throw InputError(source.string() + ": missing (run.json says kind evaluate)");
     write_generation_source(dir);
   }
-  if (!continuing) generate::write_file_atomic(dir / "samples.jsonl", "");
+  if (!continuing) results::write_file_atomic(dir / "samples.jsonl", "");
 
-  const std::string started = generate::utc_now_iso();
+  const std::string started = results::utc_now_iso();
   nlohmann::json base = doc;
   if (!continuing) base["evaluated_from"] = doc.value("kind", "");
   base["command"] = config.command;
   base["fingerprint"] = evaluation_fingerprint(doc, config);
   base["problems"] = config.problems;
   doc = run_json(base, "evaluate", config.context, started);
-  generate::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
 
   const auto samples_path = dir / "samples.jsonl";
   const generate::ResumeState resume = generate::prepare_resume(samples_path);
@@ -147,9 +147,9 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   summary.summary = summary_json(samples_path);
   summary.summary["resumed"] = resumed;
   summary.summary["cancelled"] = summary.cancelled;
-  doc["finished"] = generate::utc_now_iso();
+  doc["finished"] = results::utc_now_iso();
   doc["summary"] = summary.summary;
-  generate::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
   return summary;
 }
 

@@ -5,7 +5,7 @@
 #include "src/run/evaluator.h"
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
 #include "src/run/sample_record.h"
 
@@ -40,8 +40,8 @@ void Evaluator::submit(nlohmann::json generation) {
   }
   Job job;
   const auto& artifacts = generation["artifacts"];
-  job.candidate.source = generate::read_file(settings_.out / artifacts.value("cuda", ""));
-  job.candidate.plan_json = generate::read_file(settings_.out / artifacts.value("plan", ""));
+  job.candidate.source = results::read_file(settings_.out / artifacts.value("cuda", ""));
+  job.candidate.plan_json = results::read_file(settings_.out / artifacts.value("plan", ""));
   job.generation = std::move(generation);
   ++stats_.compiling;
   compile_queue_.push(std::move(job));
@@ -114,7 +114,7 @@ void Evaluator::gpu_loop() {
 }
 
 void Evaluator::record(nlohmann::json record, const std::string& compile_log) {
-  record["time"] = generate::utc_now_iso();
+  record["time"] = results::utc_now_iso();
   const bool sample_over = settings_.annotate ? settings_.annotate(record, compile_log) : true;
   log_.append(record);
   stats_.count(record.value("status", ""), sample_over);

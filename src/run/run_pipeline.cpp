@@ -6,9 +6,9 @@
 #include <thread>
 
 #include "src/common/error.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
-#include "src/generate/run_lock.h"
+#include "src/results/run_lock.h"
 #include "src/generate/sample_generator.h"
 #include "src/generate/samples_log.h"
 
@@ -18,8 +18,8 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
                         generate::GenerateStats& generation_stats, RunStats& stats) {
   const auto& generation = config.generation;
   generate::check_out_dir(generation);
-  generate::RunLock lock(generation.out);
-  const std::string started = generate::utc_now_iso();
+  results::RunLock lock(generation.out);
+  const std::string started = results::utc_now_iso();
   const auto samples_path = generation.out / "samples.jsonl";
   const generate::ResumeState resume = generate::prepare_resume(samples_path);
 
@@ -59,7 +59,7 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   if (!resume.unfinished.empty())
     doc["resumed_conversations"] = static_cast<int>(resume.unfinished.size());
   if (!generation.shard.whole()) doc["shard"] = shard::shard_json(generation.shard);
-  generate::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
 
   generate::SamplesLog log(samples_path);
   EvalSettings eval = config.eval;
@@ -115,9 +115,9 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   summary.summary = summary_json(samples_path);
   summary.summary["resumed"] = resumed;
   summary.summary["cancelled"] = summary.cancelled;
-  doc["finished"] = generate::utc_now_iso();
+  doc["finished"] = results::utc_now_iso();
   doc["summary"] = summary.summary;
-  generate::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
+  results::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
   return summary;
 }
 

@@ -2,7 +2,7 @@
 // copied as they are, so a field the worker adds reaches samples.jsonl without a change here.
 #include "src/run/sample_record.h"
 
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::run {
 namespace {
@@ -94,7 +94,7 @@ nlohmann::json evaluated_record(nlohmann::json record, const std::string& catego
                              std::to_string(record.value("sample", 0)) +
                              (turn > 0 ? ".turn_" + std::to_string(turn) : std::string()) +
                              ".txt";
-    generate::write_file_atomic(out / path, log, false);
+    results::write_file_atomic(out / path, log, false);
     record["artifacts"]["log"] = path;
   }
   return record;

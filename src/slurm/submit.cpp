@@ -6,7 +6,7 @@
 
 #include "src/common/error.h"
 #include "src/common/subprocess.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 
 namespace pkb::slurm {
 namespace fs = std::filesystem;
@@ -41,8 +41,8 @@ Submission submit(const SlurmJob& job) {
                        "; choose a new directory (or see pkb slurm status " + command.results + ")");
   const fs::path folder = results / "slurm";
   fs::create_directories(folder);
-  generate::write_file_atomic(folder / "array.sbatch", array_script(job), false);
-  generate::write_file_atomic(folder / "merge.sbatch", merge_script(job), false);
+  results::write_file_atomic(folder / "array.sbatch", array_script(job), false);
+  results::write_file_atomic(folder / "merge.sbatch", merge_script(job), false);
 
   Submission submission;
   submission.folder = folder.string();
@@ -54,7 +54,7 @@ Submission submit(const SlurmJob& job) {
                                  {"array_job", submission.array_job},
                                  {"merge_job", submission.merge_job},
                                  {"command", job.args}};
-  generate::write_file_atomic(folder / "jobs.json", record.dump(2) + "\n");
+  results::write_file_atomic(folder / "jobs.json", record.dump(2) + "\n");
   return submission;
 }
 

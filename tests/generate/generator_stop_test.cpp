@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "tests/generate/generate_setup.h"
 #include "tests/model/strict_provider.h"
 
@@ -18,7 +18,7 @@ namespace {
 using namespace generate_test;
 
 nlohmann::json run_json(const std::filesystem::path& out) {
-  return nlohmann::json::parse(read_file(out / "run.json"));
+  return nlohmann::json::parse(results::read_file(out / "run.json"));
 }
 
 TEST(GenerateStop, ADeadEndpointStopsTheRunAndResumeAsksTheRest) {

@@ -11,9 +11,9 @@
 
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
 #include "src/generate/replay_client.h"
-#include "src/generate/run_lock.h"
+#include "src/results/run_lock.h"
 #include "tests/generate/generate_setup.h"
 
 namespace pkb::generate {
@@ -54,13 +54,13 @@ TEST(Generate, WritesOneRecordPerSampleWithArtifacts) {
   EXPECT_EQ(first.at("usage").at("input_tokens"), 100);
   EXPECT_TRUE(first.at("usage").at("reasoning_tokens").is_null());
   EXPECT_EQ(first.at("attempts"), 1);
-  EXPECT_EQ(read_file(fx.out / first.at("artifacts").at("cuda").get<std::string>()),
+  EXPECT_EQ(results::read_file(fx.out / first.at("artifacts").at("cuda").get<std::string>()),
             "extern \"C\" __global__ void k(float* y) {}\n");
-  EXPECT_EQ(read_file(fx.out / first.at("artifacts").at("plan").get<std::string>()),
+  EXPECT_EQ(results::read_file(fx.out / first.at("artifacts").at("plan").get<std::string>()),
             "{\"steps\": []}\n");
   EXPECT_TRUE(
       std::filesystem::exists(fx.out / first.at("artifacts").at("response").get<std::string>()));
-  const auto run = nlohmann::json::parse(read_file(fx.out / "run.json"));
+  const auto run = nlohmann::json::parse(results::read_file(fx.out / "run.json"));
   EXPECT_EQ(run.at("schema_version"), kResultsSchema);
   EXPECT_EQ(run.at("summary").at("generated"), 16);
   EXPECT_EQ(run.at("problems").size(), 8u);
@@ -88,7 +88,7 @@ TEST(Generate, RecordsFormatErrorsFromTheVisibleAnswerOnly) {
   EXPECT_FALSE(lines[0].at("artifacts").contains("cuda"));
   EXPECT_EQ(lines[1].at("status"), "generated");
   const std::string kernel =
-      read_file(fx.out / lines[1].at("artifacts").at("cuda").get<std::string>());
+      results::read_file(fx.out / lines[1].at("artifacts").at("cuda").get<std::string>());
   EXPECT_EQ(kernel.find("draft"), std::string::npos);
   EXPECT_EQ(stats.failures["format_error: truncated"], 1);
 }
@@ -171,7 +171,7 @@ TEST(Generate, KeysAreNeverWritten) {
   for (const auto& file : std::filesystem::recursive_directory_iterator(fx.out)) {
     if (!file.is_regular_file()) continue;
     ++files;
-    EXPECT_EQ(read_file(file.path()).find(kKey), std::string::npos) << file.path();
+    EXPECT_EQ(results::read_file(file.path()).find(kKey), std::string::npos) << file.path();
   }
   EXPECT_GE(files, 6);
 }
@@ -211,10 +211,10 @@ TEST(RunLock, SecondHolderIsRefused) {
   const auto dir = temp_dir("lock");
   std::filesystem::create_directories(dir);
   {
-    RunLock first(dir);
-    EXPECT_THROW(RunLock second(dir), UsageError);
+    results::RunLock first(dir);
+    EXPECT_THROW(results::RunLock second(dir), UsageError);
   }
-  RunLock again(dir);  // released with its holder
+  results::RunLock again(dir);  // released with its holder
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,6 @@
 // flock rather than a pid file: the kernel drops it when the process dies, so a killed run never
 // leaves a stale lock behind.
-#include "src/generate/run_lock.h"
+#include "src/results/run_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +11,7 @@
 
 #include "src/common/error.h"
 
-namespace pkb::generate {
+namespace pkb::results {
 
 RunLock::RunLock(const std::filesystem::path& dir) {
   const std::filesystem::path path = dir / ".lock";
@@ -30,4 +30,4 @@ RunLock::~RunLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-}  // namespace pkb::generate
+}  // namespace pkb::results

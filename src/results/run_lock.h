@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-namespace pkb::generate {
+namespace pkb::results {
 
 class RunLock {
  public:
@@ -18,4 +18,4 @@ class RunLock {
   int fd_ = -1;
 };
 
-}  // namespace pkb::generate
+}  // namespace pkb::results

@@ -1,6 +1,9 @@
 // POSIX I/O rather than streams: fsync needs the descriptor, and O_APPEND makes each line one
 // write.
-#include "src/generate/durable_file.h"
+#include "src/results/durable_file.h"
+
+#include <chrono>
+#include <ctime>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,7 +16,7 @@
 
 #include "src/common/error.h"
 
-namespace pkb::generate {
+namespace pkb::results {
 namespace {
 
 void write_all(int fd, const std::string& content, const std::filesystem::path& path) {
@@ -65,4 +68,13 @@ std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
-}  // namespace pkb::generate
+std::string utc_now_iso() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace pkb::results

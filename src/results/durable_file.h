@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace pkb::generate {
+namespace pkb::results {
 
 /// Throws pkb::Error naming the path when the file cannot be written. `sync` = false skips the
 /// fsync for files that can be derived again (the rename still makes them all-or-nothing after a
@@ -19,4 +19,7 @@ void append_line_durable(const std::filesystem::path& path, const std::string& l
 
 std::string read_file(const std::filesystem::path& path);
 
-}  // namespace pkb::generate
+/// Now, as results files stamp it: "2026-12-02T03:04:05Z".
+std::string utc_now_iso();
+
+}  // namespace pkb::results
