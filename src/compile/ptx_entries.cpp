@@ -6,30 +6,11 @@
 #include <string>
 
 #include "src/common/error.h"
+#include "src/compile/blank_comments.h"
 #include "src/compile/compile.h"
 
 namespace pkb::compile {
 namespace {
-
-// PTX with comments blanked out, so that a ".entry" in a comment is never read as a declaration.
-std::string strip_comments(const std::string& ptx) {
-  std::string out = ptx;
-  for (std::size_t at = 0; at < out.size(); ++at) {
-    if (out[at] == '"') {  // .file directives hold quoted paths
-      const std::size_t end = out.find('"', at + 1);
-      at = end == std::string::npos ? out.size() : end;
-    } else if (out.compare(at, 2, "//") == 0) {
-      for (; at < out.size() && out[at] != '\n'; ++at) out[at] = ' ';
-    } else if (out.compare(at, 2, "/*") == 0) {
-      const std::size_t end = out.find("*/", at + 2);
-      const std::size_t stop = end == std::string::npos ? out.size() : end + 2;
-      for (; at < stop; ++at)
-        if (out[at] != '\n') out[at] = ' ';
-      --at;
-    }
-  }
-  return out;
-}
 
 bool is_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
@@ -110,7 +91,7 @@ KernelParam parse_param(const std::string& raw, const std::string& where) {
 }  // namespace
 
 std::vector<KernelSignature> parse_ptx_entries(const std::string& ptx) {
-  const std::string text = strip_comments(ptx);
+  const std::string text = blank_comments(ptx);
   std::vector<KernelSignature> kernels;
   for (std::size_t at = text.find(".entry"); at != std::string::npos;
        at = text.find(".entry", at + 1)) {

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "src/compile/blank_comments.h"
+
 namespace pkb::compile {
 namespace {
 
@@ -36,25 +38,6 @@ std::vector<std::string> split_top_level(const std::string& text) {
   }
   if (!trim(current).empty() || !parts.empty()) parts.push_back(trim(current));
   return parts;
-}
-
-/// The source with comments and string literals blanked, so a name in a comment is never found.
-std::string blank_comments(const std::string& source) {
-  std::string out = source;
-  for (std::size_t at = 0; at < out.size(); ++at) {
-    if (out.compare(at, 2, "//") == 0) {
-      for (; at < out.size() && out[at] != '\n'; ++at) out[at] = ' ';
-    } else if (out.compare(at, 2, "/*") == 0) {
-      const std::size_t end = out.find("*/", at + 2);
-      const std::size_t stop = end == std::string::npos ? out.size() : end + 2;
-      for (; at < stop; ++at)
-        if (out[at] != '\n') out[at] = ' ';
-      --at;
-    } else if (out[at] == '"') {
-      for (++at; at < out.size() && out[at] != '"' && out[at] != '\n'; ++at) out[at] = ' ';
-    }
-  }
-  return out;
 }
 
 /// The last identifier of one declared parameter, before any default value: "const float* __restrict__ x" -> "x".
