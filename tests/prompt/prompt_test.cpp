@@ -108,6 +108,19 @@ TEST(BuildPrompt, ShowsEachShapesExpressionBesideItsValue) {
   EXPECT_NE(text.find("- input `local_count`: int64 [1] on every rank"), std::string::npos);
 }
 
+// Rules an answer relies on, stated in docs/ABI.md, which the prompt carries: what a plan barrier
+// makes visible, when send and recv may share a buffer, the run precision's type, and what a
+// copy of count 0 and a kernel-less source mean.
+TEST(BuildPrompt, StatesTheRulesAnswersRelyOn) {
+  const std::string text = build("1", 8).prompt.text;
+  for (const char* rule : {"It also\n  orders memory: whatever the steps before it wrote",
+                           "may name the same buffer only where NCCL allows in place",
+                           "Send and recv steps next to each other in the issue order form one group",
+                           "`pkb::P` is the\n  run precision's type", "A count of 0\n  copies nothing",
+                           "never TF32", "Every output must be written by some step"})
+    EXPECT_NE(text.find(rule), std::string::npos) << "the prompt lacks: " << rule;
+}
+
 TEST(BuildPrompt, GroupsRanksWithEqualShapes) {
   const Built built = build("5", 4);  // scatter: the chunks live on rank 0 only
   EXPECT_NE(built.prompt.text.find("on rank 0"), std::string::npos) << built.prompt.text;
