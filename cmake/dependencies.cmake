@@ -33,42 +33,6 @@ function(pkb_use_aten_pch target)
   target_precompile_headers(${target} REUSE_FROM pkb_pch)
 endfunction()
 
-# nlohmann/json and spdlog cost 1 to 2 s of parsing in every file that includes them, CLI11 5 s:
-# at 2 cores that was most of a build of pkb. Every library reuses one of two precompiled headers
-# (pkb_use_json_pch; pkb_use_cli_pch adds CLI11 for src/cli) instead of parsing them again.
-file(WRITE ${CMAKE_BINARY_DIR}/pkb_json_pch.cpp "// precompiled nlohmann/json and spdlog holder\n")
-add_library(pkb_json_pch OBJECT ${CMAKE_BINARY_DIR}/pkb_json_pch.cpp)
-target_link_libraries(pkb_json_pch PUBLIC nlohmann_json::nlohmann_json spdlog::spdlog)
-target_precompile_headers(pkb_json_pch PRIVATE <nlohmann/json.hpp> <spdlog/spdlog.h> <filesystem> <map>
-                          <string> <vector>)
-pkb_warnings(pkb_json_pch)
-# A precompiled header is used only where the macros it saw are the same (-Winvalid-pch says
-# otherwise): a user links what the holder links, so spdlog's definitions match.
-function(pkb_use_json_pch target)
-  target_link_libraries(${target} PRIVATE nlohmann_json::nlohmann_json spdlog::spdlog)
-  target_precompile_headers(${target} REUSE_FROM pkb_json_pch)
-endfunction()
-file(WRITE ${CMAKE_BINARY_DIR}/pkb_cli_pch.cpp "// precompiled CLI11, nlohmann/json and spdlog holder\n")
-add_library(pkb_cli_pch OBJECT ${CMAKE_BINARY_DIR}/pkb_cli_pch.cpp)
-target_link_libraries(pkb_cli_pch PUBLIC CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog)
-target_precompile_headers(pkb_cli_pch PRIVATE <CLI/CLI.hpp> <nlohmann/json.hpp> <spdlog/spdlog.h>
-                          <filesystem> <map> <string> <vector>)
-pkb_warnings(pkb_cli_pch)
-# The same for src/cli's pkb-torch side, which links libtorch and with it _GLIBCXX_USE_CXX11_ABI.
-add_library(pkb_cli_torch_pch OBJECT ${CMAKE_BINARY_DIR}/pkb_cli_pch.cpp)
-target_link_libraries(pkb_cli_torch_pch PUBLIC CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog pkb_torch)
-target_precompile_headers(pkb_cli_torch_pch PRIVATE <CLI/CLI.hpp> <nlohmann/json.hpp> <spdlog/spdlog.h>
-                          <filesystem> <map> <string> <vector>)
-pkb_warnings(pkb_cli_torch_pch)
-function(pkb_use_cli_torch_pch target)
-  target_link_libraries(${target} PRIVATE CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog pkb_torch)
-  target_precompile_headers(${target} REUSE_FROM pkb_cli_torch_pch)
-endfunction()
-function(pkb_use_cli_pch target)
-  target_link_libraries(${target} PRIVATE CLI11::CLI11 nlohmann_json::nlohmann_json spdlog::spdlog)
-  target_precompile_headers(${target} REUSE_FROM pkb_cli_pch)
-endfunction()
-
 # Whether this libtorch can put tensors on a GPU; decides how references run on GPU machines.
 if(TARGET torch_cuda OR TORCH_CUDA_LIBRARIES)
   set(PKB_TORCH_HAS_CUDA ON)

@@ -9,10 +9,6 @@
 
 namespace pkb::cli {
 
-namespace {
-constexpr std::chrono::seconds kLogInterval{10};  // docs/STYLE.md, "Output"
-}
-
 Progress::Progress(std::string stage, int total)
     : stage_(std::move(stage)),
       total_(total),
@@ -26,7 +22,7 @@ void Progress::step(bool failed) {
   const auto now = std::chrono::steady_clock::now();
   if (terminal_) {
     print(false);
-  } else if (now - last_log_ >= kLogInterval) {
+  } else if (now - last_log_ >= kProgressLogInterval) {
     last_log_ = now;
     print(false);
   }

@@ -7,6 +7,9 @@
 
 namespace pkb::cli {
 
+/// How often progress goes to a log when stderr is not a terminal (docs/STYLE.md, "Output").
+constexpr std::chrono::seconds kProgressLogInterval{10};
+
 class Progress {
  public:
   Progress(std::string stage, int total);

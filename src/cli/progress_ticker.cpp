@@ -1,5 +1,6 @@
 // ProgressTicker and rate_and_eta (see progress_ticker.h).
 #include "src/cli/progress_ticker.h"
+#include "src/cli/progress.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 namespace pkb::cli {
 namespace {
 constexpr std::chrono::milliseconds kTerminalInterval{500};
-constexpr std::chrono::milliseconds kLogInterval{10000};  // docs/STYLE.md, "Output"
 }  // namespace
 
 ProgressTicker::ProgressTicker(std::function<std::string()> line)
@@ -33,7 +33,7 @@ void ProgressTicker::stop() {
 
 void ProgressTicker::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
-  while (!wake_.wait_for(lock, terminal_ ? kTerminalInterval : kLogInterval,
+  while (!wake_.wait_for(lock, terminal_ ? kTerminalInterval : std::chrono::milliseconds(kProgressLogInterval),
                          [this] { return stopping_; })) {
     if (terminal_) {
       std::fprintf(stderr, "\r\033[K%s", line_().c_str());

@@ -107,8 +107,8 @@ TEST_P(EvalAnswer, CompilesAndItsPlanFitsEveryWorldDtypeAndDims) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Answer, EvalAnswer, ::testing::ValuesIn(answers()),
-                         [](const ::testing::TestParamInfo<std::pair<fs::path, fs::path>>& info) {
-                           return name_of(info.param.first, info.param.second);
+                         [](const ::testing::TestParamInfo<std::pair<fs::path, fs::path>>& param_info) {
+                           return name_of(param_info.param.first, param_info.param.second);
                          });
 
 }  // namespace

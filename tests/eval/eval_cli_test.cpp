@@ -99,7 +99,9 @@ TEST(EvalCli, ABf16AnswerRunAtFp32IsAPlanErrorNamingTheParameter) {
       "\n```\n");
   const PkbRun bf16 = run_pkb("eval 1 " + answer + " --world 2 --dims test --no-cache --json");
   const auto bf16_doc = nlohmann::json::parse(bf16.out);
-  if (!has_gpu(bf16_doc)) EXPECT_EQ(bf16_doc.at("status"), "compiled") << bf16_doc.at("message");
+  if (!has_gpu(bf16_doc)) {
+    EXPECT_EQ(bf16_doc.at("status"), "compiled") << bf16_doc.at("message");
+  }
   const PkbRun fp32 = run_pkb("eval 1 " + answer + " --world 2 --dims test --dtype fp32 --no-cache --json");
   EXPECT_EQ(fp32.exit_code, 1);
   const auto doc = nlohmann::json::parse(fp32.out);

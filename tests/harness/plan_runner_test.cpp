@@ -36,10 +36,19 @@ class PlanRunnerTest : public ::testing::Test {
     target_.world = 2;
     target_.dtype = DType::bf16;
     target_.dims = spec_.test_dims;  // M = 4, N = 8: x and y are 64 bytes
-    const KernelParam u64{8, 8, ".u64"}, i32{4, 4, ".u32"}, f64{8, 8, ".f64"};
-    target_.kernels = {
-        {"sum", {u64, {64, 8, ".b8[64]"}, u64, {72, 8, ".b8[72]"}, {16, 4, ".b8[16]"}, i32, f64}},
-        {"fill", {u64}}};
+    // Types unknown (no source): only sizes and PTX types are checked.
+    auto param = [](std::size_t size, std::size_t align, const char* ptx) {
+      KernelParam p;
+      p.size = size;
+      p.align = align;
+      p.ptx_type = ptx;
+      return p;
+    };
+    const KernelParam u64 = param(8, 8, ".u64"), i32 = param(4, 4, ".u32"), f64 = param(8, 8, ".f64");
+    target_.kernels = {{"sum",
+                        {u64, param(64, 8, ".b8[64]"), u64, param(72, 8, ".b8[72]"),
+                         param(16, 4, ".b8[16]"), i32, f64}},
+                       {"fill", {u64}}};
   }
 
   PlanRunner make(const std::string& json) {

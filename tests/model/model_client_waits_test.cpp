@@ -76,6 +76,8 @@ TEST(ConnectionWatch, AnyConnectionStartsTheCountAgain) {
   EXPECT_FALSE(watch.failed("refused"));
   EXPECT_FALSE(watch.failed("refused"));
   EXPECT_EQ(watch.failed("no route"), "3 connections in a row failed (no route)");
+  // Past the limit every report is the same, so racing requests agree on the reason.
+  EXPECT_EQ(watch.failed("no route"), "3 connections in a row failed (no route)");
 }
 
 TEST(ModelClientWaits, HonoursTheRetryHintsProxiesSend) {

@@ -11,10 +11,10 @@
 
 namespace pkb::plan {
 
-inline compile::KernelParam u64() { return {8, 8, ".u64"}; }
-inline compile::KernelParam u32() { return {4, 4, ".u32"}; }
-inline compile::KernelParam f32() { return {4, 4, ".f32"}; }
-inline compile::KernelParam blob(std::size_t bytes) { return {bytes, 8, ".b8[" + std::to_string(bytes) + "]"}; }
+inline compile::KernelParam u64() { return {8, 8, ".u64", "", ""}; }
+inline compile::KernelParam u32() { return {4, 4, ".u32", "", ""}; }
+inline compile::KernelParam f32() { return {4, 4, ".f32", "", ""}; }
+inline compile::KernelParam blob(std::size_t bytes) { return {bytes, 8, ".b8[" + std::to_string(bytes) + "]", "", ""}; }
 
 class PlanTest : public ::testing::Test {
  protected:
