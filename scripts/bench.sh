@@ -5,7 +5,7 @@
 # build-bench/startup.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PKB_BUILD_DIR=build-bench PKB_CMAKE_ARGS="-DPKB_BENCH=ON" \
+PKB_BUILD_DIR=build-bench PKB_CMAKE_ARGS="-DPKB_BENCH=ON" PKB_WITH_TESTS=1 \
   PKB_BUILD_TARGETS="pkb references_bench generate_bench" scripts/setup.sh
 ./build-bench/tests/bench/references_bench --benchmark_repetitions="${PKB_BENCH_REPS:-3}" \
   --benchmark_report_aggregates_only=true --benchmark_context=commit="$(git rev-parse --short HEAD 2>/dev/null || echo none)" \

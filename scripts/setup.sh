@@ -3,6 +3,7 @@
 # builds pkb into build/: the pkb program and what it starts (pkb-torch, pkb-worker, pkb-nvrtc),
 # not the tests (scripts/test.sh builds those). Needs the CUDA toolkit (NVRTC, cuBLAS; NCCL if
 # present) from NVIDIA. About 6 minutes of building on 2 cores, with ninja's progress line.
+# The test-only packages (GoogleTest, python3-torch, chromium, ...) come with PKB_WITH_TESTS=1.
 #   scripts/setup.sh            install what is missing, configure, build
 #   PKB_BUILD_DIR=dir PKB_BUILD_TYPE=Debug scripts/setup.sh
 #   PKB_BUILD_TARGETS="all" scripts/setup.sh    build every target (the tests too)
@@ -10,11 +11,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config
-          libtorch-dev python3-torch
-          nlohmann-json3-dev libcli11-dev libspdlog-dev libcurl4-openssl-dev
-          libgtest-dev libbenchmark-dev libcpp-httplib-dev
-          chromium       # the leaderboard page rendered headless in the tests
-          pybind11-dev)  # pybind11: only scripts/bench-compile.sh (a torch extension build)
+          libtorch-dev
+          nlohmann-json3-dev libcli11-dev libspdlog-dev libcurl4-openssl-dev)
+# Only for the tests and benchmarks: installed, and the tests configured, when PKB_WITH_TESTS=1
+# (scripts/test.sh, scripts/bench.sh) or the targets include "all"; the first command does without.
+test_packages=(python3-torch  # the PyTorch references and gloo, for the parity tests
+               libgtest-dev libbenchmark-dev libcpp-httplib-dev
+               chromium       # the leaderboard page rendered headless in the tests
+               pybind11-dev)  # pybind11: only scripts/bench-compile.sh (a torch extension build)
+with_tests=${PKB_WITH_TESTS:-0}
+case " ${PKB_BUILD_TARGETS:-pkb} " in *" all "*) with_tests=1 ;; esac
+if [ "$with_tests" = 1 ]; then packages+=("${test_packages[@]}"); fi
 
 find_cuda() {
   for candidate in "${CUDA_HOME:-}" /usr/local/cuda /usr/lib/cuda; do
@@ -44,8 +51,12 @@ fi
 
 build_dir=${PKB_BUILD_DIR:-build}
 build_type=${PKB_BUILD_TYPE:-Release}
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+tests=OFF
+if [ "$with_tests" = 1 ]; then tests=ON; fi
+# Configured once; again only to add the tests to a build the first command configured without.
+if [ ! -f "$build_dir/build.ninja" ] ||
+   { [ "$tests" = ON ] && ! grep -q '^PKB_TESTS:BOOL=ON' "$build_dir/CMakeCache.txt"; }; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DPKB_TESTS="$tests" \
         -DCUDAToolkit_ROOT="$cuda_root" ${PKB_CMAKE_ARGS:-} >"$build_dir.configure.log" 2>&1 ||
     { cat "$build_dir.configure.log" >&2; exit 1; }
   rm -f "$build_dir.configure.log"

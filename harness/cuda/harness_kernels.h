@@ -8,6 +8,10 @@ namespace pkb::harness {
 
 constexpr const char* kBarrierKernel = "pkb_harness_barrier";
 constexpr const char* kDelayKernel = "pkb_harness_delay";
+constexpr const char* kReduceKernel = "pkb_harness_reduce";
+/// pkb_harness_reduce's codes: element types fp16 0, bf16 1, fp32 2, fp64 3, int8 4, uint8 5,
+/// int32 6, int64 7; operations sum 0, prod 1, max 2, min 3, avg 4 (plan::ReduceOp's order).
+constexpr int kReduceMaxSources = 8;
 constexpr int kHarnessPadWords = 64;  // per rank: 8 slots (one per plan stream) x 8 source ranks
 
 /// The text of harness_kernels.cu.

@@ -127,7 +127,6 @@ std::string request_to_json(const WorkerRequest& r) {
                          {"call_timeout_s", r.call_timeout_s},
                          {"emulate", emulate_mode_name(r.emulate)},
                          {"devices", r.devices},
-                         {"hbm_bytes_per_s", r.hbm_bytes_per_s},
                          {"progress_path", r.progress_path},
                          {"result_path", r.result_path}};
   return document.dump(2);
@@ -156,7 +155,6 @@ WorkerRequest parse_request(const std::string& text, const std::string& source) 
   r.emulate = parse_enum(field<std::string>(d, "emulate", source, "auto"), kEmulateModes,
                          emulate_mode_name, source, "emulate");
   r.devices = field(d, "devices", source, r.devices);
-  r.hbm_bytes_per_s = field(d, "hbm_bytes_per_s", source, r.hbm_bytes_per_s);
   r.progress_path = field<std::string>(d, "progress_path", source, "");
   r.result_path = field<std::string>(d, "result_path", source, "", true);
   if (r.world < 1) throw InputError(source, "world", "a positive integer", std::to_string(r.world));
@@ -206,8 +204,6 @@ std::string result_to_json(const WorkerResult& r) {
                           {"input_sets", t.input_sets},
                           {"distinct_input_sets", t.distinct_input_sets},
                           {"exceeds_l2", t.exceeds_l2},
-                          {"sol_flag", t.sol_flag},
-                          {"sol_bound_us", t.sol_bound_us},
                           {"recheck_passed", t.recheck_passed}};
   }
   return document.dump(2);
@@ -257,8 +253,6 @@ WorkerResult parse_result(const std::string& text, const std::string& source) {
     timing.input_sets = field(t, "input_sets", source, 1);
     timing.distinct_input_sets = field(t, "distinct_input_sets", source, 1);
     timing.exceeds_l2 = field(t, "exceeds_l2", source, false);
-    timing.sol_flag = field(t, "sol_flag", source, false);
-    timing.sol_bound_us = field(t, "sol_bound_us", source, 0.0);
     timing.recheck_passed = field(t, "recheck_passed", source, false);
     r.timing = timing;
   }

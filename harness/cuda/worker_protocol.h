@@ -36,7 +36,6 @@ struct WorkerRequest {
   double call_timeout_s = 10;  // the watchdog's deadline for one candidate call
   EmulateMode emulate = EmulateMode::auto_detect;
   std::vector<int> devices;    // CUDA ordinals; empty: 0..W-1 (0 when emulating)
-  double hbm_bytes_per_s = 0;  // the interim speed-of-light bound; 0: the device's peak
   std::string progress_path;   // where the worker writes its current stage
   std::string result_path;     // where the worker writes the result
 };
@@ -65,8 +64,6 @@ struct TimingResult {
   int input_sets = 1;
   int distinct_input_sets = 1;
   bool exceeds_l2 = false;  // false: memory or the count cap stopped short of 3x L2
-  bool sol_flag = false;    // faster than the interim speed-of-light bound
-  double sol_bound_us = 0;
   bool recheck_passed = false;  // outputs after timing matched the reference
 };
 

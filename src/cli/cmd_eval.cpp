@@ -24,7 +24,7 @@ nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval
       {"world", request.world},
       {"dtype", dtype_name(request.dtype)},
       {"dims", request.dims},
-      {"status", eval::status_name(outcome.status)},
+      {"status", results::status_name(outcome.status)},
       {"message", outcome.message},
       {"target", {{"arch", target.arch}, {"gpu", target.gpu}, {"gpu_name", target.gpu_name},
                   {"gpu_count", target.gpu_count}, {"num_sms", target.limits.num_sms},
@@ -73,11 +73,10 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
   if (outcome.run.is_object() && outcome.run.contains("timing") && outcome.run["timing"].is_object()) {
     const auto& timing = outcome.run["timing"];
     char line[256];
-    std::snprintf(line, sizeof line, "candidate %.1f us, baseline %.1f us (medians of %d and %d), speedup %.2fx%s%s",
+    std::snprintf(line, sizeof line, "candidate %.1f us, baseline %.1f us (medians of %d and %d), speedup %.2fx%s",
                   timing["candidate"].value("median_us", 0.0), timing["baseline"].value("median_us", 0.0),
                   timing["candidate"].value("iterations", 0), timing["baseline"].value("iterations", 0),
-                  timing.value("speedup", 0.0), timing.value("emulated", false) ? " (emulated: not comparable)" : "",
-                  timing.value("sol_flag", false) ? " (faster than the speed-of-light bound: suspicious)" : "");
+                  timing.value("speedup", 0.0), timing.value("emulated", false) ? " (emulated: not comparable)" : "");
     table.add_row({"timing", line});
   }
   if (outcome.sol) {
@@ -91,12 +90,12 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
     table.add_row({"speed of light", outcome.sol_note});
   }
   for (const auto& warning : outcome.warnings) table.add_row({"warning", warning});
-  table.add_row({"status", std::string(eval::status_name(outcome.status))});
+  table.add_row({"status", std::string(results::status_name(outcome.status))});
   table.print(std::cout);
   std::cout << outcome.message << "\n";
   // The message is the log's first error line: stderr gets the rest (the source line, the caret,
   // later errors), so nothing is printed twice.
-  if (outcome.status == eval::SampleStatus::compile_error && !outcome.compile.log.empty()) {
+  if (outcome.status == results::SampleStatus::compile_error && !outcome.compile.log.empty()) {
     std::string rest = outcome.compile.log;
     if (const auto at = rest.find(outcome.message); at != std::string::npos && !outcome.message.empty()) {
       const auto end = rest.find('\n', at);
@@ -110,8 +109,9 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
 
 std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, solution, plan, dtype = "bf16", dims = "bench", arch, work_dir;
-    int world = 0, trials = 5;
+    std::string problem, solution, plan, arch, work_dir;
+    SettingFlags setting;
+    int trials = 5;
     double compile_timeout = 120, run_timeout = 600;
     bool json = false, no_cache = false, no_timing = false;
   };
@@ -119,9 +119,7 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce)")->required();
   app.add_option("solution", flags->solution, "A model's answer (markdown with a ```cuda and a ```json block), or a .cu file with --plan")->required();
   app.add_option("--plan", flags->plan, "The plan (JSON) of a .cu SOLUTION");
-  app.add_option("--world", flags->world, "World size W (default: the problem's smallest)");
-  app.add_option("--dtype", flags->dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
-  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  add_setting_flags(app, flags->setting);
   app.add_option("--trials", flags->trials, "Correctness trials, each with fresh secret inputs (default 5)")->check(CLI::Range(1, 100));
   app.add_option("--arch", flags->arch, "NVRTC target, e.g. sm_90a, sm_100a (default: the GPU's, else sm_90a)");
   app.add_option("--compile-timeout", flags->compile_timeout, "Seconds before NVRTC is stopped (default 120)")->check(CLI::PositiveNumber);
@@ -135,10 +133,10 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
     const auto spec = index.load(index.resolve(flags->problem));
     eval::EvalRequest request;
     request.spec = &spec;
-    request.world = flags->world > 0 ? flags->world : spec.world_sizes.front();
-    check_world(spec, request.world);
-    request.dtype = parse_run_dtype(spec, flags->dtype);
-    request.dims = problem::select_dims(spec, flags->dims, problem::DimsBase::bench);
+    auto [world, dtype, dims] = resolve_setting(spec, flags->setting);
+    request.world = world;
+    request.dtype = dtype;
+    request.dims = std::move(dims);
     request.trials = flags->trials;
     request.time = !flags->no_timing;
     request.compile_timeout_s = flags->compile_timeout;
@@ -153,7 +151,7 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
     const auto outcome = eval::evaluate(candidate, request, target);
     if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";
     else print_outcome(spec, request, target, outcome);
-    return eval::status_ok(outcome.status) ? 0 : 1;
+    return results::status_ok(outcome.status) ? 0 : 1;
   };
 }
 

@@ -71,16 +71,13 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
 
     run::EvaluateConfig config;
     config.dir = dir;
-    config.eval = eval_settings(flags->eval, dir, specs, problem_dims, max_world, &interrupted());
+    config.eval =
+        eval_settings("evaluate", flags->eval, dir, specs, problem_dims, max_world, &interrupted());
     config.context = run_context(specs, max_world);
     config.problems = problems;
     config.command =
         "pkb evaluate " + flags->dir + shard_flags + " --dims " + dims + eval_flags_text(flags->eval);
     config.dims = dims;
-    if (!config.eval.target.gpu)
-      spdlog::info(
-          "evaluate: {}: answers are compiled and their plans validated, not run (status compiled)",
-          config.eval.target.no_gpu_reason);
 
     run::RunStats stats;
     run::EvaluateSummary summary;
@@ -89,11 +86,8 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
       RunProgress progress("evaluate", stats);
       summary = run::evaluate_directory(config, stats);
     }
-    std::string counts;
-    for (const auto& [status, count] : summary.summary["by_status"].items())
-      counts += (counts.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
     spdlog::info("evaluate: {} samples in {}: {}", summary.summary.value("total", 0), dir.string(),
-                 counts);
+                 status_counts_text(summary.summary));
     if (summary.cancelled) {
       std::fprintf(
           stderr,

@@ -15,16 +15,14 @@ namespace pkb::cli {
 
 std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, dtype = "bf16", dims = "bench", hardware = "h100_8", template_path;
-    int world = 0;
+    std::string problem, hardware = "h100_8", template_path;
+    SettingFlags setting;
     bool hash = false, json = false;
   };
   auto flags = std::make_shared<Flags>();
   app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce, allreduce)")
       ->required();
-  app.add_option("--world", flags->world, "World size W (default: the largest the problem allows)");
-  app.add_option("--dtype", flags->dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
-  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  add_setting_flags(app, flags->setting);
   app.add_option("--hardware", flags->hardware,
                  "Machine described to the model: h100_8, h200_8 or b200_8 (default h100_8)");
   app.add_option("--template", flags->template_path,
@@ -37,10 +35,10 @@ std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global) {
     const auto index = open_index(global);
     const auto spec = index.load(index.resolve(flags->problem));
     prompt::PromptSetting setting;
-    setting.world = flags->world > 0 ? flags->world : spec.world_sizes.back();
-    check_world(spec, setting.world);
-    setting.dtype = parse_run_dtype(spec, flags->dtype);
-    setting.dims = problem::select_dims(spec, flags->dims, problem::DimsBase::bench);
+    auto [world, dtype, dims] = resolve_setting(spec, flags->setting);
+    setting.world = world;
+    setting.dtype = dtype;
+    setting.dims = std::move(dims);
     setting.hardware = flags->hardware;
     auto sources = prompt::default_sources(index.root());
     if (!flags->template_path.empty()) {

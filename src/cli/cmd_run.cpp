@@ -37,13 +37,6 @@ std::string default_out(const std::string& model) {
   return "results/" + name + "-" + date + "-" + id;
 }
 
-std::string summary_text(const nlohmann::json& summary) {
-  std::string text;
-  for (const auto& [status, count] : summary["by_status"].items())
-    text += (text.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
-  return text.empty() ? "none" : text;
-}
-
 }  // namespace
 
 std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
@@ -92,14 +85,10 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
                                             turn_flags_text(*turn_flags);
     config.turns = turns;
     config.feedback_template = std::move(feedback_template);
-    config.eval =
-        eval_settings(*eval_flags, flags->out, specs, prepared.dims, max_world, &interrupted());
+    config.eval = eval_settings("run", *eval_flags, flags->out, specs, prepared.dims, max_world,
+                                &interrupted());
     config.context = run_context(specs, max_world);
     config.problems = problems;
-    if (!config.eval.target.gpu)
-      spdlog::info(
-          "run: {}: answers are compiled and their plans validated, not run (status compiled)",
-          config.eval.target.no_gpu_reason);
 
     generate::GenerateStats generation_stats;
     run::RunStats stats;
@@ -113,7 +102,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     const int samples = summary.summary.value("samples", 0);
     spdlog::info("run: {} samples{} in {}: {}{}", samples,
                  records != samples ? " (" + std::to_string(records) + " turns)" : std::string(),
-                 flags->out, summary_text(summary.summary),
+                 flags->out, status_counts_text(summary.summary),
                  summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
     // A run the client stopped (a dead endpoint, a bad key) left its unasked samples for --resume.
     const std::string stopped = prepared.client->stop_reason();

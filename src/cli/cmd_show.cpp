@@ -55,23 +55,18 @@ std::string read_text(const std::filesystem::path& path) {
 
 std::function<int()> setup_show(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, dtype = "bf16", dims = "bench";
-    int world = 0;
+    std::string problem;
+    SettingFlags setting;
     bool json = false;
   };
   auto flags = std::make_shared<Flags>();
   app.add_option("problem", flags->problem, "Problem id or name (e.g. 1, 001_allreduce, allreduce)")->required();
-  app.add_option("--world", flags->world, "World size W (default: the largest the problem allows)");
-  app.add_option("--dtype", flags->dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
-  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  add_setting_flags(app, flags->setting);
   app.add_flag("--json", flags->json, "Print one JSON document instead of text");
   return [&global, flags] {
     const auto index = open_index(global);
     const auto spec = index.load(index.resolve(flags->problem));
-    const int world = flags->world > 0 ? flags->world : spec.world_sizes.back();
-    check_world(spec, world);
-    const DType dtype = parse_run_dtype(spec, flags->dtype);
-    const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::bench);
+    const auto [world, dtype, dims] = resolve_setting(spec, flags->setting);
     const auto shapes = argument_shapes(spec, world, dtype, dims);
     const std::string source = read_text(spec.dir / "reference.py");
 

@@ -4,11 +4,27 @@
 #include <sstream>
 
 #include "src/common/error.h"
+#include "src/problem/dims.h"
 
 namespace pkb::cli {
 
 problem::ProblemIndex open_index(const GlobalOptions& global) {
   return problem::ProblemIndex(problem::ProblemIndex::default_root(global.problems_dir));
+}
+
+void add_setting_flags(CLI::App& app, SettingFlags& flags) {
+  app.add_option("--world", flags.world, "World size W (default: the largest the problem allows)");
+  app.add_option("--dtype", flags.dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
+  app.add_option("--dims", flags.dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+}
+
+ProblemSetting resolve_setting(const problem::ProblemSpec& spec, const SettingFlags& flags) {
+  ProblemSetting setting;
+  setting.world = flags.world > 0 ? flags.world : spec.world_sizes.back();
+  check_world(spec, setting.world);
+  setting.dtype = parse_run_dtype(spec, flags.dtype);
+  setting.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench);
+  return setting;
 }
 
 void check_world(const problem::ProblemSpec& spec, int world) {

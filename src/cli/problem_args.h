@@ -16,6 +16,24 @@ namespace pkb::cli {
 
 problem::ProblemIndex open_index(const GlobalOptions& global);
 
+/// --world, --dtype and --dims, declared once for every command that sets up a problem's run
+/// (show, prompt, eval, generate, run), with one default rule: the largest world size the problem
+/// allows, bf16, bench dims.
+struct SettingFlags {
+  int world = 0;  // 0: the default
+  std::string dtype = "bf16";
+  std::string dims = "bench";
+};
+void add_setting_flags(CLI::App& app, SettingFlags& flags);
+
+/// A problem's run as the flags set it, checked against the problem (errors name the flag).
+struct ProblemSetting {
+  int world = 0;
+  DType dtype = DType::bf16;
+  std::map<std::string, std::int64_t> dims;
+};
+ProblemSetting resolve_setting(const problem::ProblemSpec& spec, const SettingFlags& flags);
+
 /// --world W: throws UsageError "--world 3: 001_allreduce allows 2, 4, 8".
 void check_world(const problem::ProblemSpec& spec, int world);
 /// --dtype D, one of the problem's run precisions.

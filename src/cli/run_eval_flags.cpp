@@ -1,6 +1,7 @@
 // libtorch's version comes from its header, so it names the library pkb was built against.
 #include "src/cli/run_eval_flags.h"
 
+#include <spdlog/spdlog.h>
 #include <torch/csrc/api/include/torch/version.h>
 
 #include "harness/device_probe.h"
@@ -28,7 +29,8 @@ void add_eval_flags(CLI::App& app, EvalFlags& flags) {
   app.add_flag("--no-cache", flags.no_cache, "Compile even when the compile cache has the source");
 }
 
-run::EvalSettings eval_settings(const EvalFlags& flags, const std::filesystem::path& out,
+run::EvalSettings eval_settings(const std::string& command, const EvalFlags& flags,
+                                const std::filesystem::path& out,
                                 const std::vector<const problem::ProblemSpec*>& specs,
                                 const std::vector<std::map<std::string, std::int64_t>>& dims,
                                 int max_world, const std::atomic<bool>* cancel) {
@@ -46,7 +48,17 @@ run::EvalSettings eval_settings(const EvalFlags& flags, const std::filesystem::p
   if (!flags.no_cache) settings.cache_dir = eval::default_cache_dir();
   settings.target = eval::choose_target(flags.arch, max_world);
   settings.cancel = cancel;
+  if (!settings.target.gpu)
+    spdlog::info("{}: {}: answers are compiled and their plans validated, not run (status compiled)",
+                 command, settings.target.no_gpu_reason);
   return settings;
+}
+
+std::string status_counts_text(const nlohmann::json& summary) {
+  std::string text;
+  for (const auto& [status, count] : summary["by_status"].items())
+    text += (text.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
+  return text.empty() ? "none" : text;
 }
 
 run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& specs, int max_world) {

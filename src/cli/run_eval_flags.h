@@ -24,8 +24,10 @@ struct EvalFlags {
 void add_eval_flags(CLI::App& app, EvalFlags& flags);
 
 /// Settings for `specs` (pointers kept: the specs must outlive the settings) with their dims,
-/// the target probed for the largest world, the compile cache and the cancel flag.
-run::EvalSettings eval_settings(const EvalFlags& flags, const std::filesystem::path& out,
+/// the target probed for the largest world, the compile cache and the cancel flag. Without a GPU,
+/// logs once, as `command`, that answers will be compiled and validated but not run.
+run::EvalSettings eval_settings(const std::string& command, const EvalFlags& flags,
+                                const std::filesystem::path& out,
                                 const std::vector<const problem::ProblemSpec*>& specs,
                                 const std::vector<std::map<std::string, std::int64_t>>& dims,
                                 int max_world, const std::atomic<bool>* cancel);
@@ -35,5 +37,8 @@ run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& spec
 
 /// " --trials 5 --compile-jobs 2 ..." for run.json's command.
 std::string eval_flags_text(const EvalFlags& flags);
+
+/// run.json's summary.by_status as "correct 3, compiled 2", or "none".
+std::string status_counts_text(const nlohmann::json& summary);
 
 }  // namespace pkb::cli

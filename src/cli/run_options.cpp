@@ -58,14 +58,10 @@ void build_prompts(const problem::ProblemIndex& index, const ModelFlags& flags,
     auto spec = index.load(key);
     prompt::PromptSetting setting;
     setting.hardware = flags.hardware;
-    if (flags.world > 0) {
-      check_world(spec, flags.world);
-      setting.world = flags.world;
-    } else {
-      setting.world = spec.world_sizes.back();
-    }
-    setting.dtype = parse_run_dtype(spec, flags.dtype);
-    setting.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench);
+    auto [world, dtype, dims] = resolve_setting(spec, flags.setting);
+    setting.world = world;
+    setting.dtype = dtype;
+    setting.dims = std::move(dims);
     prepared.config.problems.push_back({spec.key, spec.id, setting.world, setting.dtype,
                                         prompt::build_prompt(spec, setting, sources)});
     prepared.dims.push_back(setting.dims);
@@ -150,9 +146,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
   flags.problems_option = app.add_option("--problems", flags.problems,
                                          "all, or ids, ranges and names: 1-8,13 (default all)");
   app.add_option("--samples", flags.samples, "Samples per problem K (default 1)");
-  app.add_option("--world", flags.world, "World size W (default: the largest each problem allows)");
-  app.add_option("--dtype", flags.dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
-  app.add_option("--dims", flags.dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  add_setting_flags(app, flags.setting);
   app.add_option("--hardware", flags.hardware,
                  "Machine described in the prompt: h100_8, h200_8 or b200_8 (default h100_8)");
   app.add_option("--template", flags.template_path,
@@ -192,8 +186,9 @@ std::string model_flags_text(const ModelFlags& flags) {
   if (!flags.base_url.empty()) text += " --base-url " + flags.base_url;
   if (!flags.model_table.empty()) text += " --model-table " + flags.model_table;
   text += " --problems " + flags.problems + " --samples " + std::to_string(flags.samples);
-  if (flags.world > 0) text += " --world " + std::to_string(flags.world);
-  text += " --dtype " + flags.dtype + " --dims " + flags.dims + " --hardware " + flags.hardware;
+  if (flags.setting.world > 0) text += " --world " + std::to_string(flags.setting.world);
+  text += " --dtype " + flags.setting.dtype + " --dims " + flags.setting.dims + " --hardware " +
+          flags.hardware;
   if (!flags.template_path.empty()) text += " --template " + flags.template_path;
   if (!flags.temperature.empty()) text += " --temperature " + flags.temperature;
   if (!flags.reasoning.empty()) text += " --reasoning " + flags.reasoning;
@@ -252,9 +247,9 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
                         {"max_tokens", flags.max_tokens},
                         {"temperature", flags.temperature},
                         {"reasoning", flags.reasoning},
-                        {"world", flags.world},
-                        {"dtype", flags.dtype},
-                        {"dims", flags.dims},
+                        {"world", flags.setting.world},
+                        {"dtype", flags.setting.dtype},
+                        {"dims", flags.setting.dims},
                         {"hardware", flags.hardware},
                         {"template_sha256", template_sha256}};
   config.run_info = {{"model",

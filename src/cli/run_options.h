@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/cli/command.h"
+#include "src/cli/problem_args.h"
 #include "src/generate/generator.h"
 #include "src/model/model_client.h"
 #include "src/problem/spec.h"
@@ -17,10 +18,10 @@
 namespace pkb::cli {
 
 struct ModelFlags {
-  std::string model, base_url, problems = "all", dtype = "bf16", dims = "bench",
-                               hardware = "h100_8";
+  std::string model, base_url, problems = "all", hardware = "h100_8";
+  SettingFlags setting;  // --world, --dtype, --dims: each problem's own default world
   std::string template_path, temperature, reasoning, out, shard, model_table;
-  int samples = 1, world = 0, jobs = 8;
+  int samples = 1, jobs = 8;
   int max_tokens = 0;  // 0 until resolved: --max-tokens, else the model table's default
   double timeout_s = 3600, stall_timeout_s = 120, connect_timeout_s = 10,
          first_byte_timeout_s = 1200;

@@ -38,7 +38,7 @@ std::string first_error(const std::string& log) {
 EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, const Target& target) {
   EvalOutcome outcome;
   if (candidate.format_error) {
-    outcome.status = SampleStatus::format_error;
+    outcome.status = results::SampleStatus::format_error;
     outcome.message = *candidate.format_error;
     return outcome;
   }
@@ -51,7 +51,7 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   options.cache_dir = request.cache_dir;
   outcome.compile = compile::compile_cuda(candidate.source, options);
   if (!outcome.compile.ok) {
-    outcome.status = SampleStatus::compile_error;
+    outcome.status = results::SampleStatus::compile_error;
     outcome.message = outcome.compile.timed_out ? "compile timed out after " + std::to_string(int(request.compile_timeout_s)) + " s"
                                                 : first_error(outcome.compile.log);
     return outcome;
@@ -70,7 +70,7 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
     parsed = plan::parse_plan(candidate.plan_json);
     plans = plan::resolve_all_ranks(*parsed, plan_target);
   } catch (const plan::PlanError& error) {
-    outcome.status = SampleStatus::plan_error;
+    outcome.status = results::SampleStatus::plan_error;
     outcome.message = error.what();
     return outcome;
   }
@@ -79,7 +79,7 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   outcome.warnings = gpu_scope_warnings(outcome.compile.ptx, peer_kernels(plans[0]));
 
   if (!target.gpu) {
-    outcome.status = SampleStatus::compiled;
+    outcome.status = results::SampleStatus::compiled;
     outcome.message = "compiled for " + target.arch + " and the plan fits " + request.spec->key + " at W=" +
                       std::to_string(request.world) + "; running it needs an NVIDIA GPU (" + target.no_gpu_reason + ")";
     return outcome;

@@ -15,7 +15,7 @@
 
 #include "harness/plan/plan.h"
 #include "src/compile/compile.h"
-#include "src/eval/sample_status.h"
+#include "src/results/sample_status.h"
 #include "src/problem/spec.h"
 #include "src/sol/judge.h"
 
@@ -60,7 +60,7 @@ struct EvalRequest {
 };
 
 struct EvalOutcome {
-  SampleStatus status = SampleStatus::compile_error;
+  results::SampleStatus status = results::SampleStatus::compile_error;
   std::string message;  // one line
   compile::CompileResult compile;
   std::vector<std::string> library_steps;

@@ -15,15 +15,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-SampleStatus to_sample_status(harness::WorkerStatus status) {
+results::SampleStatus to_sample_status(harness::WorkerStatus status) {
   switch (status) {
-    case harness::WorkerStatus::plan_error: return SampleStatus::plan_error;
-    case harness::WorkerStatus::runtime_error: return SampleStatus::runtime_error;
-    case harness::WorkerStatus::timeout: return SampleStatus::timeout;
-    case harness::WorkerStatus::incorrect: return SampleStatus::incorrect;
-    case harness::WorkerStatus::correct: return SampleStatus::correct;
+    case harness::WorkerStatus::plan_error: return results::SampleStatus::plan_error;
+    case harness::WorkerStatus::runtime_error: return results::SampleStatus::runtime_error;
+    case harness::WorkerStatus::timeout: return results::SampleStatus::timeout;
+    case harness::WorkerStatus::incorrect: return results::SampleStatus::incorrect;
+    case harness::WorkerStatus::correct: return results::SampleStatus::correct;
   }
-  return SampleStatus::runtime_error;
+  return results::SampleStatus::runtime_error;
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ void run_on_gpu(const Candidate& candidate, const EvalRequest& request, const Ta
   outcome.message = result.message;
   if (!result.library_steps.empty()) outcome.library_steps = result.library_steps;
   outcome.run = nlohmann::json::parse(harness::result_to_json(result));
-  if (outcome.status == SampleStatus::correct) judge_speed_of_light(request, outcome);
+  if (outcome.status == results::SampleStatus::correct) judge_speed_of_light(request, outcome);
 }
 
 }  // namespace pkb::eval

@@ -4,7 +4,7 @@
 #include "src/feedback/status_details.h"
 
 #include "src/common/error.h"
-#include "src/eval/sample_status.h"
+#include "src/results/sample_status.h"
 #include "src/feedback/compile_errors.h"
 #include "src/feedback/record_fields.h"
 #include "src/feedback/redact.h"
@@ -15,7 +15,7 @@
 namespace pkb::feedback {
 namespace {
 
-using eval::SampleStatus;
+using results::SampleStatus;
 
 constexpr std::size_t kMaxLineChars = 300;
 
@@ -107,7 +107,7 @@ std::string no_gpu_note(const nlohmann::json& record) {
 
 Judgement judge_record(const nlohmann::json& record, const std::string& compile_log) {
   const std::string name = text_field(record, "status");
-  const auto status = eval::parse_status(name);
+  const auto status = results::parse_status(name);
   if (!status) throw InputError("record: status: expected a sample status, got \"" + name + "\"");
   if (*status == SampleStatus::api_error)
     throw Error("feedback: an api_error record has no answer to give feedback on");

@@ -8,7 +8,7 @@
 namespace pkb::feedback {
 
 /// Reads record.timing.{candidate,baseline}.{median_us,p10_us,p90_us,iterations}, timing.speedup,
-/// timing.emulated, timing.baseline_kind, timing.sol_flag, sol_fraction, sol_ms, suspicious_fast.
+/// timing.emulated, timing.baseline_kind, timing.sol_flag (records before the one speed-of-light judgement), sol_fraction, sol_ms, suspicious_fast.
 /// "" when the record was not timed.
 std::string timing_details(const nlohmann::json& record);
 

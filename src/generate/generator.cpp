@@ -11,9 +11,11 @@
 #include "src/common/error.h"
 #include "src/extract/extract.h"
 #include "src/results/durable_file.h"
+#include "src/results/run_file.h"
 #include "src/results/run_lock.h"
 #include "src/generate/sample_generator.h"
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
+#include "src/results/schema.h"
 
 namespace pkb::generate {
 namespace {
@@ -39,8 +41,8 @@ void check_out_dir(const GenerateConfig& config) {
   if (std::filesystem::exists(run_json)) {
     if (!config.resume)
       throw UsageError(flag + ": already holds a run (run.json); pass --resume to continue it");
-    const auto existing = nlohmann::json::parse(results::read_file(run_json), nullptr, false);
-    if (existing.is_discarded() || !existing.contains("fingerprint"))
+    const auto existing = results::read_run_file(out);
+    if (!existing.contains("fingerprint"))
       throw InputError(run_json.string() +
                        ": fingerprint: expected the settings of a pkb generate run, got none");
     // Both ways: a field only the directory has (e.g. no_timing) differs as much as a value.
@@ -82,7 +84,7 @@ nlohmann::json run_json(const GenerateConfig& config, const std::string& started
                         {"dtype", dtype_name(problem.dtype)},
                         {"prompt_sha256", problem.prompt.sha256}});
   nlohmann::json doc = config.run_info;
-  doc["schema_version"] = kResultsSchema;
+  doc["schema_version"] = results::kGenerationSchema;
   doc["kind"] = "generate";
   doc["pkb_version"] = PKB_VERSION;
   doc["git_commit"] = PKB_GIT_COMMIT;
@@ -102,7 +104,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   results::RunLock lock(config.out);
   const std::string started = results::utc_now_iso();
   const auto samples_path = config.out / "samples.jsonl";
-  const ResumeState resume = prepare_resume(samples_path);
+  const results::ResumeState resume = results::prepare_resume(samples_path);
   std::vector<WorkItem> work;
   int resumed = 0;
   std::vector<std::string> keys;
@@ -120,9 +122,9 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
   stats.resumed = resumed;
   nlohmann::json doc = run_json(config, started);
   doc["resumed_samples"] = resumed;
-  results::write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(config.out, doc);
 
-  SamplesLog log(samples_path);
+  results::SamplesLog log(samples_path);
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::exception_ptr first_error;
@@ -174,7 +176,7 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
       {"unasked", summary.unasked},
       {"stopped", summary.stopped.empty() ? nlohmann::json() : nlohmann::json(summary.stopped)},
       {"cancelled", summary.cancelled}};
-  results::write_file_atomic(config.out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(config.out, doc);
   return summary;
 }
 

@@ -23,9 +23,6 @@
 
 namespace pkb::generate {
 
-/// Version of run.json and of the sample records.
-constexpr int kResultsSchema = 1;
-
 struct ProblemPrompt {
   std::string key;  // "001_allreduce"
   int id = 0;

@@ -7,6 +7,7 @@
 
 #include "src/extract/extract.h"
 #include "src/results/durable_file.h"
+#include "src/results/schema.h"
 
 namespace pkb::generate {
 
@@ -29,7 +30,7 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
   SamplingParams params = config_.params;
   if (turn.max_tokens > 0) params.max_tokens = turn.max_tokens;
   const CacheKey key = make_cache_key(config_.model, shown_sha, params, sample);
-  nlohmann::json record = {{"schema_version", kResultsSchema},
+  nlohmann::json record = {{"schema_version", results::kGenerationSchema},
                            {"problem", problem.key},
                            {"problem_id", problem.id},
                            {"sample", sample},

@@ -11,6 +11,8 @@
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
+#include "src/results/run_file.h"
+#include "src/results/samples_file.h"
 #include "src/results/run_lock.h"
 #include "src/merge/merge_check.h"
 #include "src/merge/merge_files.h"
@@ -150,11 +152,11 @@ MergeResult merge_shards(const MergeRequest& request) {
   const auto records = sorted_records(shards);
   std::string text;
   for (const RawRecord* record : records) text += record->text + "\n";
-  results::write_file_atomic(request.out / "samples.jsonl", text);
+  results::write_samples_file(request.out / "samples.jsonl", text);
   result.samples = static_cast<int>(records.size());
   result.summary = summary_of(records);
   const nlohmann::json doc = merged_run_json(shards, request, result.summary);
-  results::write_file_atomic(request.out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(request.out, doc);
   return result;
 }
 

@@ -6,19 +6,13 @@
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
+#include "src/results/run_file.h"
+#include "src/results/samples_file.h"
 #include "src/results/jsonl_file.h"
 
 namespace pkb::merge {
 namespace fs = std::filesystem;
 namespace {
-
-nlohmann::json read_run(const fs::path& dir) {
-  const fs::path path = dir / "run.json";
-  if (!fs::exists(path)) throw InputError(path.string() + ": no such file (not a results directory)");
-  auto doc = nlohmann::json::parse(results::read_file(path), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
-  return doc;
-}
 
 // An artifact path inside the results directory ("responses/ab/K.json", "solutions/P/sample_0/..").
 void copy_artifact(const fs::path& dir, const fs::path& out, const std::string& relative) {
@@ -34,7 +28,7 @@ void copy_artifact(const fs::path& dir, const fs::path& out, const std::string& 
 void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
   const std::string flag = "--out " + out.string();
   if (fs::exists(out / "run.json")) {
-    const nlohmann::json existing = read_run(out);
+    const nlohmann::json existing = results::read_run_file(out);
     if (existing.value("shard", nlohmann::json()) != shard::shard_json(shard))
       throw UsageError(flag + ": holds " +
                        (existing.contains("shard") ? "shard " + existing["shard"].dump() : std::string("a run")) +
@@ -42,7 +36,7 @@ void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
     return;  // this shard, split before: the evaluation continues there
   }
   if (fs::exists(out) && !fs::is_empty(out)) throw UsageError(flag + ": not empty and holds no run.json");
-  nlohmann::json doc = read_run(dir);
+  nlohmann::json doc = results::read_run_file(dir);
   std::vector<std::string> problems;
   for (const auto& problem : doc.value("problems", nlohmann::json::array())) problems.push_back(problem.value("key", ""));
   const auto fingerprint = doc.value("fingerprint", nlohmann::json::object());
@@ -60,11 +54,11 @@ void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
     for (const auto& [name, path] : artifacts.items())
       if (path.is_string()) copy_artifact(dir, out, path.get<std::string>());
   }
-  results::write_file_atomic(out / "samples.jsonl", kept);
+  results::write_samples_file(out / "samples.jsonl", kept);
   if (doc.value("kind", "") == "evaluate") doc["kind"] = doc.value("evaluated_from", "generate");
   doc["shard"] = shard::shard_json(shard);
   doc["split_from"] = dir.string();
-  results::write_file_atomic(out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(out, doc);
 }
 
 }  // namespace pkb::merge

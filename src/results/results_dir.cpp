@@ -3,33 +3,20 @@
 #include "src/results/results_dir.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "src/common/error.h"
 #include "src/results/jsonl_file.h"
+#include "src/results/run_file.h"
 
 namespace pkb::results {
 namespace fs = std::filesystem;
 namespace {
 
-std::string read_text(const fs::path& path, const std::string& name) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(name + ": cannot be read (missing, or not a results directory?)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void read_run_json(ResultsDir& result) {
   const std::string name = result.name + "/run.json";
-  const std::string text = read_text(result.dir / "run.json", name);
-  result.run = nlohmann::json::parse(text, nullptr, false);
-  if (result.run.is_discarded() || !result.run.is_object())
-    throw InputError(name + ": not a JSON object (corrupt or cut short)");
-  check_schema_version(result.run, name);
+  result.run = read_run_file(result.dir);
   auto problems = result.run.find("problems");
   if (problems == result.run.end() || problems->is_null()) return;
   if (!problems->is_array()) throw InputError(name, "problems", "an array", problems->dump());

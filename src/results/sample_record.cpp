@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "src/common/error.h"
+#include "src/results/sample_status.h"
 
 namespace pkb::results {
 namespace {
@@ -53,9 +54,12 @@ int index_at(const nlohmann::json& obj, const char* name, const std::string& whe
 }  // namespace
 
 const std::vector<std::string>& known_statuses() {
-  static const std::vector<std::string> statuses = {
-      "correct", "incorrect", "runtime_error", "timeout",  "plan_error",
-      "compile_error", "format_error", "api_error", "compiled", "generated"};
+  static const std::vector<std::string> statuses = [] {
+    std::vector<std::string> names;
+    for (const auto status : all_statuses()) names.emplace_back(status_name(status));
+    names.emplace_back("generated");  // a generation record: answered, not judged
+    return names;
+  }();
   return statuses;
 }
 
@@ -96,6 +100,7 @@ SampleRecord parse_sample_record(const nlohmann::json& line, const std::string& 
   if (const nlohmann::json* timing = field(line, "timing")) {
     if (!timing->is_object()) throw InputError(where, "timing", "an object or null", type_of(*timing));
     record.emulated = bool_at(*timing, "emulated", where + ": timing");
+    // The worker's own bound, in records written before src/sol judged the speed of light alone.
     record.flagged = bool_at(*timing, "sol_flag", where + ": timing");
   }
   record.flagged = record.flagged || bool_at(line, "suspicious_fast", where);

@@ -1,4 +1,4 @@
-// One line of samples.jsonl as `pkb score` needs it (SCHEMA8 / docs/RESULTS.md): which problem and
+// One line of samples.jsonl as `pkb score` needs it (docs/RESULTS.md): which problem and
 // sample, the status, and what scoring reads from the timing. Everything else in the line is ignored.
 #pragma once
 
@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace pkb::results {
+#include "src/results/schema.h"
 
-/// The newest results schema this pkb reads; a higher schema_version is refused.
-constexpr int kMaxSchemaVersion = 2;
+namespace pkb::results {
 
 struct SampleRecord {
   std::string problem;
@@ -29,7 +28,7 @@ struct SampleRecord {
   std::string text;  // the line as written (pkb merge copies it unchanged)
 };
 
-/// The statuses a record may carry, in the order tables list them.
+/// The statuses a record may carry: every SampleStatus, in pipeline order, then "generated".
 const std::vector<std::string>& known_statuses();
 
 /// Reads one parsed line; throws InputError "FILE:LINE: FIELD: expected ..., got ..." on a bad one.

@@ -89,7 +89,7 @@ std::optional<Conversation> Conversations::next() { return asks_.pop(); }
 
 void Conversations::asked(Conversation conversation) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const generate::SampleId id{conversation.problem->key, conversation.sample};
+  const results::SampleId id{conversation.problem->key, conversation.sample};
   asked_[id] = std::move(conversation);
 }
 
@@ -101,7 +101,7 @@ void Conversations::end_one() {
 
 bool Conversations::annotate(nlohmann::json& record, const std::string& compile_log) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const generate::SampleId id{record.value("problem", ""), record.value("sample", 0)};
+  const results::SampleId id{record.value("problem", ""), record.value("sample", 0)};
   const auto found = asked_.find(id);
   if (found == asked_.end())
     throw Error("run: a record for " + id.first + " sample " + std::to_string(id.second) +

@@ -17,7 +17,7 @@
 #include "src/feedback/feedback.h"
 #include "src/generate/generator.h"
 #include "src/generate/sample_generator.h"
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
 #include "src/run/work_queue.h"
 
 namespace pkb::run {
@@ -79,7 +79,7 @@ class Conversations {
   feedback::FeedbackTemplate template_;
   WorkQueue<Conversation> asks_;
   std::mutex mutex_;
-  std::map<generate::SampleId, Conversation> asked_;  // being evaluated
+  std::map<results::SampleId, Conversation> asked_;  // being evaluated
   std::atomic<int> open_{0};
 };
 

@@ -47,7 +47,7 @@ nlohmann::json environment_json(const harness::MachineInfo& machine,
            {{"peer_access", gpu ? nlohmann::json(machine.peer_access) : nlohmann::json()},
             {"nvlink", gpu ? nvlink : nlohmann::json()},  // active links per GPU, null: no NVML
             {"multicast", gpu ? nlohmann::json(multicast) : nlohmann::json()}}},
-          // device_probe does not read clocks yet: null, as SCHEMA8.md asks for what is unknown.
+          // device_probe does not read clocks yet: null, as docs/RESULTS.md asks for what is unknown.
           {"clocks", {{"sm_mhz", nullptr}, {"memory_mhz", nullptr}}}};
 }
 

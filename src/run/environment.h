@@ -1,4 +1,4 @@
-// Where a run was evaluated (SCHEMA8.md, run.json): the environment fingerprint, the key the
+// Where a run was evaluated (docs/RESULTS.md, run.json): the environment fingerprint, the key the
 // leaderboard groups by, and the hash of the problem set. Unknown values are null, never guessed.
 #pragma once
 

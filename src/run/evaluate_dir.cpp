@@ -12,8 +12,9 @@
 #include "src/results/jsonl_file.h"
 #include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
+#include "src/results/run_file.h"
 #include "src/results/run_lock.h"
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
 #include "src/run/sample_record.h"
 
 namespace pkb::run {
@@ -32,7 +33,7 @@ std::vector<nlohmann::json> read_records(const fs::path& path) {
 }
 
 void write_generation_source(const fs::path& dir) {
-  std::set<generate::TurnId> seen;
+  std::set<results::TurnId> seen;
   std::string text;
   for (const auto& record : read_records(dir / "samples.jsonl")) {
     if (!seen.emplace(record["problem"].get<std::string>(), record["sample"].get<int>(),
@@ -77,16 +78,7 @@ void check_same_settings(const nlohmann::json& doc, const EvaluateConfig& config
 nlohmann::json read_run_json(const fs::path& dir) {
   const fs::path path = dir / "run.json";
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + ": no such directory");
-  if (!fs::exists(path))
-    throw InputError(path.string() + ": no such file (not a results directory)");
-  auto doc = nlohmann::json::parse(results::read_file(path), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) throw InputError(path.string() + ": not JSON");
-  const int version = doc.value("schema_version", 0);
-  if (version > kResultsSchema)
-    throw InputError(path.string() + ": schema_version " + std::to_string(version) +
-                     " is newer than this pkb understands (max " + std::to_string(kResultsSchema) +
-                     ")");
-  if (version < 1) throw InputError(path.string() + ": schema_version: expected 1 or 2");
+  auto doc = results::read_run_file(dir);
   const std::string kind = doc.value("kind", "");
   if (kind != "generate" && kind != "run" && kind != "evaluate")
     throw InputError(path.string() + ": kind: expected generate, run or evaluate, got '" + kind +
@@ -108,7 +100,7 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
     if (continuing) throw InputError(source.string() + ": missing (run.json says kind evaluate)");
     write_generation_source(dir);
   }
-  if (!continuing) results::write_file_atomic(dir / "samples.jsonl", "");
+  if (!continuing) results::write_samples_file(dir / "samples.jsonl", "");
 
   const std::string started = results::utc_now_iso();
   nlohmann::json base = doc;
@@ -117,14 +109,14 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   base["fingerprint"] = evaluation_fingerprint(doc, config);
   base["problems"] = config.problems;
   doc = run_json(base, "evaluate", config.context, started);
-  results::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(dir, doc);
 
   const auto samples_path = dir / "samples.jsonl";
-  const generate::ResumeState resume = generate::prepare_resume(samples_path);
+  const results::ResumeState resume = results::prepare_resume(samples_path);
   std::vector<nlohmann::json> pending;
-  std::set<generate::TurnId> queued;
+  std::set<results::TurnId> queued;
   for (auto& record : read_records(source)) {
-    generate::TurnId id{record["problem"].get<std::string>(), record["sample"].get<int>(),
+    results::TurnId id{record["problem"].get<std::string>(), record["sample"].get<int>(),
                         record.value("turn", 0)};
     if (resume.recorded.count(id) || !queued.insert(id).second) continue;
     pending.push_back(std::move(record));
@@ -133,7 +125,7 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   stats.total = static_cast<int>(pending.size()) + resumed;
   stats.resumed = resumed;
   {
-    generate::SamplesLog log(samples_path);
+    results::SamplesLog log(samples_path);
     Evaluator evaluator(config.eval, log, stats);
     for (auto& record : pending) {
       if (config.eval.cancel && config.eval.cancel->load()) break;
@@ -149,7 +141,7 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   summary.summary["cancelled"] = summary.cancelled;
   doc["finished"] = results::utc_now_iso();
   doc["summary"] = summary.summary;
-  results::write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(dir, doc);
   return summary;
 }
 

@@ -16,7 +16,7 @@ std::string category_of(const EvalSettings& settings, const std::string& problem
   return found == settings.specs.end() ? "" : found->second->category;
 }
 
-Evaluator::Evaluator(const EvalSettings& settings, generate::SamplesLog& log, RunStats& stats)
+Evaluator::Evaluator(const EvalSettings& settings, results::SamplesLog& log, RunStats& stats)
     : settings_(settings), log_(log), stats_(stats), compile_target_(settings.target) {
   compile_target_.gpu = false;
   for (int index = 0; index < std::max(1, settings.compile_jobs); ++index)
@@ -76,7 +76,7 @@ void Evaluator::compile_loop() {
     try {
       const eval::EvalRequest request = request_for(job->generation);
       job->compiled = eval::evaluate(job->candidate, request, compile_target_);
-      if (job->compiled.status == eval::SampleStatus::compiled && settings_.target.gpu) {
+      if (job->compiled.status == results::SampleStatus::compiled && settings_.target.gpu) {
         ++stats_.on_gpu;
         gpu_queue_.push(std::move(*job));
         continue;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "src/eval/eval.h"
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
 #include "src/run/run_stats.h"
 #include "src/run/work_queue.h"
 
@@ -41,7 +41,7 @@ struct EvalSettings {
 
 class Evaluator {
  public:
-  Evaluator(const EvalSettings& settings, generate::SamplesLog& log, RunStats& stats);
+  Evaluator(const EvalSettings& settings, results::SamplesLog& log, RunStats& stats);
   ~Evaluator();  // finish() if not done
   /// A generation record (status generated, format_error or api_error). Thread-safe.
   void submit(nlohmann::json generation);
@@ -65,7 +65,7 @@ class Evaluator {
   bool cancelled() const { return failed_ || (settings_.cancel && settings_.cancel->load()); }
 
   const EvalSettings& settings_;
-  generate::SamplesLog& log_;
+  results::SamplesLog& log_;
   RunStats& stats_;
   eval::Target
       compile_target_;  // settings_.target without the GPU: the compile stage stops at `compiled`

@@ -7,12 +7,13 @@
 #include "src/generate/sample_generator.h"
 #include "src/run/sample_record.h"
 #include "src/results/jsonl_file.h"
+#include "src/results/schema.h"
 
 namespace pkb::run {
 
 nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunContext& context,
                         const std::string& started) {
-  base["schema_version"] = kResultsSchema;
+  base["schema_version"] = results::kEvaluatedSchema;
   base["kind"] = kind;
   base["pkb_version"] = PKB_VERSION;
   base["git_commit"] =

@@ -1,4 +1,4 @@
-// run.json of `pkb run` and `pkb evaluate` (SCHEMA8.md): written at the start, rewritten
+// run.json of `pkb run` and `pkb evaluate` (docs/RESULTS.md): written at the start, rewritten
 // atomically at the end with `finished` and `summary`; never appended.
 #pragma once
 

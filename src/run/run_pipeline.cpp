@@ -7,10 +7,11 @@
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
+#include "src/results/run_file.h"
 #include "src/generate/response_cache.h"
 #include "src/results/run_lock.h"
 #include "src/generate/sample_generator.h"
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
 
 namespace pkb::run {
 
@@ -21,7 +22,7 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   results::RunLock lock(generation.out);
   const std::string started = results::utc_now_iso();
   const auto samples_path = generation.out / "samples.jsonl";
-  const generate::ResumeState resume = generate::prepare_resume(samples_path);
+  const results::ResumeState resume = results::prepare_resume(samples_path);
 
   if (!config.feedback_template) throw Error("run: no feedback template");
   Conversations conversations(config.turns, generation.out, *config.feedback_template);
@@ -59,9 +60,9 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   if (!resume.unfinished.empty())
     doc["resumed_conversations"] = static_cast<int>(resume.unfinished.size());
   if (!generation.shard.whole()) doc["shard"] = shard::shard_json(generation.shard);
-  results::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(generation.out, doc);
 
-  generate::SamplesLog log(samples_path);
+  results::SamplesLog log(samples_path);
   EvalSettings eval = config.eval;
   eval.annotate = [&](nlohmann::json& record, const std::string& compile_log) {
     return conversations.annotate(record, compile_log);
@@ -117,7 +118,7 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   summary.summary["cancelled"] = summary.cancelled;
   doc["finished"] = results::utc_now_iso();
   doc["summary"] = summary.summary;
-  results::write_file_atomic(generation.out / "run.json", doc.dump(2) + "\n");
+  results::write_run_file(generation.out, doc);
   return summary;
 }
 

@@ -3,6 +3,7 @@
 #include "src/run/sample_record.h"
 
 #include "src/results/durable_file.h"
+#include "src/results/schema.h"
 
 namespace pkb::run {
 namespace {
@@ -16,7 +17,7 @@ std::string trim_log(const std::string& log) {
 }
 
 void set_common(nlohmann::json& record, const std::string& category) {
-  record["schema_version"] = kResultsSchema;
+  record["schema_version"] = results::kEvaluatedSchema;
   record["category"] = category;
   record["compile"] = nullptr;
   record["plan_steps"] = 0;
@@ -46,7 +47,7 @@ nlohmann::json evaluated_record(nlohmann::json record, const std::string& catego
                                 const std::string& no_gpu_reason,
                                 const std::filesystem::path& out) {
   set_common(record, category);
-  record["status"] = std::string(eval::status_name(outcome.status));
+  record["status"] = std::string(results::status_name(outcome.status));
   record["message"] = outcome.message;
   const auto& compile = outcome.compile;
   if (!compile.key.empty() || !compile.log.empty())
@@ -67,7 +68,7 @@ nlohmann::json evaluated_record(nlohmann::json record, const std::string& catego
                       {"no_gpu_reason", nullptr}};
     if (run.contains("timing") && run["timing"].is_object()) {
       record["timing"] = run["timing"];
-      if (outcome.status == eval::SampleStatus::correct && run["timing"].contains("speedup"))
+      if (outcome.status == results::SampleStatus::correct && run["timing"].contains("speedup"))
         record["speedup"] = run["timing"]["speedup"];
     }
     if (outcome.sol) {
@@ -78,7 +79,7 @@ nlohmann::json evaluated_record(nlohmann::json record, const std::string& catego
     } else if (!outcome.sol_note.empty()) {
       record["sol"] = {{"note", outcome.sol_note}};
     }
-  } else if (outcome.status == eval::SampleStatus::compiled) {
+  } else if (outcome.status == results::SampleStatus::compiled) {
     record["eval"] = {{"stage", "compiled"},
                       {"seconds", nullptr},
                       {"trials", nlohmann::json::array()},
@@ -110,7 +111,7 @@ nlohmann::json generation_record(nlohmann::json record) {
     if (record.contains("artifacts") && record["artifacts"].is_object())
       record["artifacts"].erase("log");
   }
-  record["schema_version"] = 1;
+  record["schema_version"] = results::kGenerationSchema;
   return record;
 }
 

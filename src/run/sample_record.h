@@ -1,4 +1,4 @@
-// The final record of one sample (SCHEMA8.md, schema_version 2): the generation record with the
+// The final record of one sample (docs/RESULTS.md, schema_version 2): the generation record with the
 // evaluation fields added. It is written once, when the sample's status is final.
 #pragma once
 
@@ -9,9 +9,6 @@
 #include "src/eval/eval.h"
 
 namespace pkb::run {
-
-/// Version of run.json and of the sample records that `pkb run` and `pkb evaluate` write.
-constexpr int kResultsSchema = 2;
 
 /// Fields that evaluation adds; generation_record() removes them again.
 extern const char* const kEvaluationFields[];

@@ -1,5 +1,5 @@
 // `pkb score`'s numbers: every headline metric with a bootstrap interval over problems, overall and
-// per category, and the per-problem counts behind them (docs/RESULTS.md, SCHEMA8 "Scoring rules").
+// per category, and the per-problem counts behind them (docs/RESULTS.md, "How `pkb score` reads a directory").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 // Records to per-problem counts. A sample is the unit: its turns collapse to "correct at some
-// turn", with the best trusted speedup over its turns (SCHEMA8 "Scoring rules").
+// turn", with the best trusted speedup over its turns (docs/RESULTS.md, "How `pkb score` reads a
+// directory").
 #include "src/score/tally.h"
 
 #include <algorithm>

@@ -14,6 +14,7 @@
 #include "src/common/error.h"
 #include "src/shard/shard.h"
 #include "src/results/jsonl_file.h"
+#include "src/results/run_file.h"
 
 namespace pkb::slurm {
 namespace fs = std::filesystem;
@@ -49,7 +50,7 @@ ShardProgress read_shard(const fs::path& results, int index, int count) {
   ShardProgress shard;
   shard.index = index;
   const fs::path dir = results / ("shard-" + std::to_string(index));
-  const nlohmann::json run = read_json(dir / "run.json");
+  const nlohmann::json run = results::read_run_file_if_any(dir);
   if (!run.is_object()) {
     shard.state = "pending";
     return shard;
@@ -90,7 +91,7 @@ JobProgress read_progress(const fs::path& results) {
     throw UsageError(results.string() + ": no shards (shard-0, ...) and no slurm/jobs.json: not a "
                      "directory pkb slurm submit wrote");
   for (int index = 0; index < job.shards; ++index) job.progress.push_back(read_shard(results, index, job.shards));
-  const nlohmann::json merged = read_json(results / "run.json");
+  const nlohmann::json merged = results::read_run_file_if_any(results);
   job.merged = merged.is_object() && merged.value("kind", "") == "merged";
   if (job.merged) job.merged_samples = merged.value("summary", nlohmann::json::object()).value("total", 0);
   return job;

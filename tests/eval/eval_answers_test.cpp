@@ -92,9 +92,9 @@ TEST_P(EvalAnswer, CompilesAndItsPlanFitsEveryWorldDtypeAndDims) {
         request.dims = problem::select_dims(spec, dims, problem::DimsBase::test);
         const EvalOutcome outcome = evaluate(candidate, request, target);
         const std::string at = "W=" + std::to_string(world) + " " + std::string(dtype_name(dtype)) + " " + dims;
-        if (outcome.status != SampleStatus::compiled)
-          failures += at + ": " + std::string(status_name(outcome.status)) + ": " + outcome.message + "\n" +
-                      (outcome.status == SampleStatus::compile_error ? outcome.compile.log : "");
+        if (outcome.status != results::SampleStatus::compiled)
+          failures += at + ": " + std::string(results::status_name(outcome.status)) + ": " + outcome.message + "\n" +
+                      (outcome.status == results::SampleStatus::compile_error ? outcome.compile.log : "");
         for (const auto& warning : outcome.warnings) failures += at + ": warning: " + warning + "\n";
       }
     return failures;

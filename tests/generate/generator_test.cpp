@@ -15,6 +15,7 @@
 #include "src/generate/replay_client.h"
 #include "src/results/run_lock.h"
 #include "tests/generate/generate_setup.h"
+#include "src/results/schema.h"
 
 namespace pkb::generate {
 namespace {
@@ -49,7 +50,7 @@ TEST(Generate, WritesOneRecordPerSampleWithArtifacts) {
   EXPECT_EQ(sample_ids(lines).size(), 16u);
   const auto& first = lines[0];
   EXPECT_EQ(first.at("status"), "generated");
-  EXPECT_EQ(first.at("schema_version"), kResultsSchema);
+  EXPECT_EQ(first.at("schema_version"), results::kGenerationSchema);
   EXPECT_EQ(first.at("stop_reason"), "complete");
   EXPECT_EQ(first.at("usage").at("input_tokens"), 100);
   EXPECT_TRUE(first.at("usage").at("reasoning_tokens").is_null());
@@ -61,7 +62,7 @@ TEST(Generate, WritesOneRecordPerSampleWithArtifacts) {
   EXPECT_TRUE(
       std::filesystem::exists(fx.out / first.at("artifacts").at("response").get<std::string>()));
   const auto run = nlohmann::json::parse(results::read_file(fx.out / "run.json"));
-  EXPECT_EQ(run.at("schema_version"), kResultsSchema);
+  EXPECT_EQ(run.at("schema_version"), results::kGenerationSchema);
   EXPECT_EQ(run.at("summary").at("generated"), 16);
   EXPECT_EQ(run.at("problems").size(), 8u);
   const auto body = nlohmann::json::parse(fx.server.seen().at(0).body);

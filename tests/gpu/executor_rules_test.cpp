@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include "harness/cuda/emulation.h"
-#include "harness/cuda/speed_of_light.h"
 #include "harness/cuda/sticky_errors.h"
 #include "src/common/error.h"
 
@@ -35,17 +34,6 @@ TEST(Emulation, OffWithTooFewGpusNamesTheShortfall) {
                  "executor: world 4 needs 4 GPUs, this machine has 1 (emulation is off)");
   }
   EXPECT_THROW(decide_emulation(EmulateMode::auto_detect, 2, 0), Error);
-}
-
-TEST(SpeedOfLight, BoundIsOneReadOfTheInputs) {
-  EXPECT_DOUBLE_EQ(sol_bound_us(4.8e9, 4.8e12), 1000);  // 4.8 GB at 4.8 TB/s: 1 ms
-  EXPECT_DOUBLE_EQ(sol_bound_us(1e6, 0), 0);
-}
-
-TEST(SpeedOfLight, FlagsOnlyWhatBeatsTheBound) {
-  EXPECT_TRUE(beats_speed_of_light(900, 1000));
-  EXPECT_FALSE(beats_speed_of_light(1100, 1000));
-  EXPECT_FALSE(beats_speed_of_light(1, 0));  // unknown bandwidth: never flagged
 }
 
 }  // namespace

@@ -44,6 +44,8 @@ std::string device_arch() {
 }
 
 std::string problem_for(const fs::path& answer) {
+  // problems/NNN_name/answer.md belongs to its folder; other answers are named NNN_*.md.
+  if (answer.filename() == "answer.md") return answer.parent_path().filename().string();
   const std::string prefix = answer.filename().string().substr(0, 4);  // "001_"
   for (const auto& entry : fs::directory_iterator(fs::path(PKB_SOURCE_DIR) / "problems"))
     if (entry.is_directory() && entry.path().filename().string().rfind(prefix, 0) == 0)

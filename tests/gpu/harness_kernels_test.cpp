@@ -1,5 +1,6 @@
 // The harness's own kernels compile with NVRTC (no GPU needed), and their parameters have the
-// sizes CudaDevice marshals (cuda_device_work.cpp: barrier and delay).
+// sizes CudaDevice marshals (cuda_device_work.cpp: barrier and delay; cuda_device_collectives.cpp:
+// reduce).
 #include "harness/cuda/harness_kernels.h"
 
 #include <gtest/gtest.h>
@@ -31,6 +32,11 @@ TEST_P(HarnessKernels, CompileWithTheMarshalledSignatures) {
   // pads (8 pointers), rank, world, slot, epoch
   EXPECT_EQ(param_sizes(kernels, kBarrierKernel), (std::vector<std::size_t>{64, 4, 4, 4, 4}));
   EXPECT_EQ(param_sizes(kernels, kDelayKernel), (std::vector<std::size_t>{8}));
+  // sources (8 pointers), n, dst, count, type, op
+  EXPECT_EQ(param_sizes(kernels, kReduceKernel), (std::vector<std::size_t>{64, 4, 8, 8, 4, 4}));
+  // fp16 and bf16 go through PTX conversions, rounding to nearest on the way back.
+  EXPECT_NE(binary.ptx.find("cvt.rn.bf16.f32"), std::string::npos);
+  EXPECT_NE(binary.ptx.find("cvt.rn.f16.f32"), std::string::npos);
   // The barrier must signal with system-scope release and wait with system-scope acquire.
   EXPECT_NE(binary.ptx.find("st.release.sys"), std::string::npos);
   EXPECT_NE(binary.ptx.find("ld.acquire.sys"), std::string::npos);

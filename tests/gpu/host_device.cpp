@@ -81,8 +81,60 @@ void HostDevice::copy(int, int, harness::DevAddr dst, harness::DevAddr src, std:
 
 void HostDevice::gemm(int, int, const harness::GemmCall&) { throw Error("host device: no gemm"); }
 
-void HostDevice::collective(int, int, const harness::CollectiveCall&) {
-  throw plan::PlanError("collective steps need one GPU per rank (host device)");
+void HostDevice::collective(int rank, int stream, const harness::CollectiveCall& call) {
+  group_.push_back({rank, stream, call});
+}
+
+namespace {
+
+double load(harness::DevAddr base, std::uint64_t i, DType dtype) {
+  switch (dtype) {
+    case DType::bf16: return bf16_to_float(reinterpret_cast<const std::uint16_t*>(base)[i]);
+    case DType::fp32: return reinterpret_cast<const float*>(base)[i];
+    case DType::fp64: return reinterpret_cast<const double*>(base)[i];
+    case DType::int32: return reinterpret_cast<const std::int32_t*>(base)[i];
+    case DType::int64: return static_cast<double>(reinterpret_cast<const std::int64_t*>(base)[i]);
+    default: throw Error("host device: no " + std::string(dtype_name(dtype)) + " reduction");
+  }
+}
+
+void store(harness::DevAddr base, std::uint64_t i, DType dtype, double value) {
+  switch (dtype) {
+    case DType::bf16: reinterpret_cast<std::uint16_t*>(base)[i] = float_to_bf16(static_cast<float>(value)); break;
+    case DType::fp32: reinterpret_cast<float*>(base)[i] = static_cast<float>(value); break;
+    case DType::fp64: reinterpret_cast<double*>(base)[i] = value; break;
+    case DType::int32: reinterpret_cast<std::int32_t*>(base)[i] = static_cast<std::int32_t>(value); break;
+    default: reinterpret_cast<std::int64_t*>(base)[i] = static_cast<std::int64_t>(value); break;
+  }
+}
+
+double combine(double a, double b, plan::ReduceOp op) {
+  switch (op) {
+    case plan::ReduceOp::prod: return a * b;
+    case plan::ReduceOp::max: return a > b ? a : b;
+    case plan::ReduceOp::min: return a < b ? a : b;
+    default: return a + b;
+  }
+}
+
+}  // namespace
+
+void HostDevice::group_end() {
+  for (const auto& move : harness::plan_collective_moves(group_, world_)) {
+    if (move.kind == harness::CollectiveMove::Kind::copy) {
+      std::memmove(reinterpret_cast<void*>(move.dst), reinterpret_cast<const void*>(move.srcs[0]),
+                   move.count * dtype_size(move.dtype));
+      continue;
+    }
+    for (std::uint64_t i = 0; i < move.count; ++i) {
+      double acc = load(move.srcs[0], i, move.dtype);
+      for (std::size_t k = 1; k < move.srcs.size(); ++k)
+        acc = combine(acc, load(move.srcs[k], i, move.dtype), move.op);
+      if (move.op == plan::ReduceOp::avg) acc /= static_cast<double>(move.srcs.size());
+      store(move.dst, i, move.dtype, acc);
+    }
+  }
+  group_.clear();
 }
 
 double HostDevice::elapsed_ms(int rank, int start_event, int end_event) {

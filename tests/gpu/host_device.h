@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/cuda/exec_device.h"
+#include "harness/device/collective_moves.h"
 
 namespace pkb::gpu_test {
 
@@ -57,8 +58,10 @@ class HostDevice final : public harness::ExecDevice {
   void copy(int rank, int stream, harness::DevAddr dst, harness::DevAddr src,
             std::uint64_t bytes) override;
   void gemm(int rank, int stream, const harness::GemmCall& call) override;
-  void group_begin() override {}
-  void group_end() override {}
+  /// Collectives as on emulated GPUs (harness/device/collective_moves.h), run at the group's end
+  /// with memcpy and a host loop (bf16, fp32, fp64, int32 and int64 reductions).
+  void group_begin() override { group_.clear(); }
+  void group_end() override;
   void collective(int rank, int stream, const harness::CollectiveCall& call) override;
   void barrier(int rank, int stream) override {}
   void delay(int rank, int stream, std::uint64_t ns) override {}
@@ -78,6 +81,7 @@ class HostDevice final : public harness::ExecDevice {
   std::map<std::string, long> module_state_;
   int module_loads_ = 0;
   harness::SyncResult fault_;
+  std::vector<harness::IssuedCollective> group_;
   std::vector<double> clock_ms_;
   std::vector<std::map<int, double>> events_;
 };

@@ -23,7 +23,7 @@ TEST(SampleRecord, EvaluatedCarriesEverySchemaTwoField) {
   const auto out =
       std::filesystem::temp_directory_path() / ("pkb_record_" + std::to_string(::getpid()));
   eval::EvalOutcome outcome;
-  outcome.status = eval::SampleStatus::compiled;
+  outcome.status = results::SampleStatus::compiled;
   outcome.message = "compiled for sm_90a";
   outcome.compile.ok = true;
   outcome.compile.key = "abc";
@@ -57,7 +57,7 @@ TEST(SampleRecord, EvaluatedCarriesEverySchemaTwoField) {
 
 TEST(SampleRecord, CorrectSampleTakesItsSpeedupFromTheTiming) {
   eval::EvalOutcome outcome;
-  outcome.status = eval::SampleStatus::correct;
+  outcome.status = results::SampleStatus::correct;
   outcome.run = {{"stage", "done"},
                  {"seconds", 2.0},
                  {"trials", nlohmann::json::array()},
@@ -68,7 +68,7 @@ TEST(SampleRecord, CorrectSampleTakesItsSpeedupFromTheTiming) {
   EXPECT_EQ(record["speedup"], 1.25);
   EXPECT_EQ(record["timing"]["speedup"], 1.25);
   EXPECT_EQ(record["eval"]["stage"], "done");
-  outcome.status = eval::SampleStatus::incorrect;
+  outcome.status = results::SampleStatus::incorrect;
   record = evaluated_record(generation(), "collective", outcome, "sm_90a", "", out);
   EXPECT_TRUE(record["speedup"].is_null());
 }

@@ -59,9 +59,9 @@ TEST(ResultsDir, RefusesABadFieldNamingTheLine) {
   const fs::path dir = copy_fixture("basic");
   replace_line(dir, 2, R"({"schema_version": 2, "problem": "p_all", "sample": 1, "status": "passed"})");
   EXPECT_EQ(load_error(dir),
-            dir.string() + "/samples.jsonl:2: status: expected one of correct, incorrect, runtime_error, "
-                           "timeout, plan_error, compile_error, format_error, api_error, compiled, "
-                           "generated, got \"passed\"");
+            dir.string() + "/samples.jsonl:2: status: expected one of api_error, format_error, "
+                           "compile_error, plan_error, runtime_error, timeout, incorrect, correct, "
+                           "compiled, generated, got \"passed\"");
   replace_line(dir, 2, R"({"schema_version": 2, "problem": "p_all", "sample": -1, "status": "correct"})");
   EXPECT_EQ(load_error(dir), dir.string() + "/samples.jsonl:2: sample: expected an integer >= 0, got -1");
 }

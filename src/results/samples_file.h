@@ -1,5 +1,7 @@
-// samples.jsonl of a generation: one JSON object per sample, appended and flushed one line at a
-// time (docs/RESULTS.md), and read back by --resume.
+// Writing samples.jsonl (docs/RESULTS.md): one JSON object per record, appended and flushed one line
+// at a time while a run goes (SamplesLog), rewritten whole only by resume, evaluate, merge and shard
+// splits (write_samples_file), and read back for --resume (prepare_resume). Reading for scoring is
+// results_dir.h; both read lines through jsonl_file.h, with its one rule for a torn last line.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace pkb::generate {
+namespace pkb::results {
 
 using SampleId = std::pair<std::string, int>;      // problem key, sample index
 using TurnId = std::tuple<std::string, int, int>;  // problem key, sample index, turn
@@ -33,6 +35,9 @@ struct ResumeState {
 /// records without `conversation` (pkb generate, older runs) end theirs.
 ResumeState prepare_resume(const std::filesystem::path& path);
 
+/// Replaces `path` whole and atomically with `lines` (each ending in '\n', or empty).
+void write_samples_file(const std::filesystem::path& path, const std::string& lines);
+
 class SamplesLog {
  public:
   explicit SamplesLog(std::filesystem::path path) : path_(std::move(path)) {}
@@ -43,4 +48,4 @@ class SamplesLog {
   std::mutex mutex_;
 };
 
-}  // namespace pkb::generate
+}  // namespace pkb::results

@@ -1,16 +1,16 @@
 // Resume reads the records back (a torn last line is dropped: results/jsonl_file.h) and rewrites
 // the file when it drops anything, so the next append starts on a line of its own.
-#include "src/generate/samples_log.h"
+#include "src/results/samples_file.h"
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
 #include "src/results/jsonl_file.h"
 
-namespace pkb::generate {
+namespace pkb::results {
 
 ResumeState prepare_resume(const std::filesystem::path& path) {
   ResumeState state;
-  const results::JsonlFile file = results::read_jsonl(path, path.string());
+  const JsonlFile file = read_jsonl(path, path.string());
   if (file.torn_line) ++state.dropped_torn;
   std::string kept;
   std::map<SampleId, std::map<int, nlohmann::json>> turns;  // kept records by sample and turn
@@ -40,13 +40,18 @@ ResumeState prepare_resume(const std::filesystem::path& path) {
     auto& records = state.unfinished[id];
     for (auto& [turn, record] : by_turn) records.push_back(std::move(record));
   }
-  if (state.dropped_torn || state.dropped_failed || file.missing_final_newline) results::write_file_atomic(path, kept);
+  if (state.dropped_torn || state.dropped_failed || file.missing_final_newline)
+    write_samples_file(path, kept);
   return state;
+}
+
+void write_samples_file(const std::filesystem::path& path, const std::string& lines) {
+  write_file_atomic(path, lines);
 }
 
 void SamplesLog::append(const nlohmann::json& record) {
   std::lock_guard<std::mutex> lock(mutex_);
-  results::append_line_durable(path_, record.dump() + "\n");
+  append_line_durable(path_, record.dump() + "\n");
 }
 
-}  // namespace pkb::generate
+}  // namespace pkb::results

@@ -1,10 +1,10 @@
 // Names of SampleStatus.
-#include "src/eval/sample_status.h"
+#include "src/results/sample_status.h"
 
 #include <array>
 #include <utility>
 
-namespace pkb::eval {
+namespace pkb::results {
 namespace {
 
 constexpr std::array<std::pair<SampleStatus, std::string_view>, 9> kNames = {{
@@ -21,6 +21,15 @@ constexpr std::array<std::pair<SampleStatus, std::string_view>, 9> kNames = {{
 
 }  // namespace
 
+const std::vector<SampleStatus>& all_statuses() {
+  static const std::vector<SampleStatus> statuses = [] {
+    std::vector<SampleStatus> all;
+    for (const auto& [value, name] : kNames) all.push_back(value);
+    return all;
+  }();
+  return statuses;
+}
+
 std::string_view status_name(SampleStatus status) {
   for (const auto& [value, name] : kNames)
     if (value == status) return name;
@@ -33,4 +42,4 @@ std::optional<SampleStatus> parse_status(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace pkb::eval
+}  // namespace pkb::results
