@@ -2,7 +2,7 @@
 // Shapes, dtypes and tolerances: problems/001_allreduce/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p001 {
 namespace {
 
 // Small integers differ per rank, position and trial: sums over 8 ranks are exact in bf16, and a
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("001_allreduce", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p001

@@ -2,7 +2,7 @@
 // Shapes, dtypes and tolerances: problems/002_allgather/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p002 {
 namespace {
 
 // Random per rank and position, so a wrong slot or a missing rank shows.
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("002_allgather", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p002

@@ -2,7 +2,7 @@
 // Shapes, dtypes and tolerances: problems/003_broadcast/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p003 {
 namespace {
 
 constexpr int kRoot = 0;  // upstream's default source
@@ -22,4 +22,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("003_broadcast", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p003

@@ -2,7 +2,7 @@
 // (NCCL leaves non-root buffers unchanged). Shapes and scalars: problems/004_reduce/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p004 {
 namespace {
 
 // Different per rank: the root's sum differs from its own x, and a non-root rank that returns
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("004_reduce", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p004

@@ -2,7 +2,7 @@
 // Other ranks' chunks input is empty. Shapes: problems/005_scatter/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p005 {
 namespace {
 
 constexpr int kRoot = 0;
@@ -24,4 +24,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("005_scatter", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p005

@@ -2,7 +2,7 @@
 // Shapes: problems/006_gather/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p006 {
 namespace {
 
 constexpr int kRoot = 0;
@@ -25,4 +25,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("006_gather", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p006

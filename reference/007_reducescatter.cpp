@@ -2,7 +2,7 @@
 // Shapes: problems/007_reducescatter/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p007 {
 namespace {
 
 // Every row block differs, so a wrong block offset or a skipped reduction is caught.
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("007_reducescatter", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p007

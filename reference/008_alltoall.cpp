@@ -2,7 +2,7 @@
 // rank s addressed to r: y_r[s] = x_s[r]. Shapes: problems/008_alltoall/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p008 {
 namespace {
 
 // Every slice differs, so swapping source and destination indices is caught.
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("008_alltoall", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p008

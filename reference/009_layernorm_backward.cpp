@@ -3,7 +3,7 @@
 // ranks, d_beta first. Shapes and tolerances: problems/009_layernorm_backward/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p009 {
 namespace {
 
 // Random and different on every rank: a rank that skips an all-reduce returns its own partial,
@@ -33,4 +33,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("009_layernorm_backward", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p009

@@ -3,7 +3,7 @@
 // (request counts, requested indices, rows). Shapes: problems/010_embedding_lookup/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p010 {
 namespace {
 
 std::vector<std::int64_t> to_vector(const at::Tensor& counts) {
@@ -51,4 +51,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("010_embedding_lookup", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p010

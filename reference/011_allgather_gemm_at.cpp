@@ -5,7 +5,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p011 {
 namespace {
 
 // A and B are random and different on every rank: a rank that skips the gather multiplies zeros
@@ -27,4 +27,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("011_allgather_gemm_at", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p011

@@ -3,7 +3,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p013 {
 namespace {
 
 // Random and different on every rank: a rank that skips the all-reduce returns its own product,
@@ -23,4 +23,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("013_gemm_allreduce", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p013

@@ -4,7 +4,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p014 {
 namespace {
 
 // A and B are random and different on every rank: a rank that skips the gather has zeros in the
@@ -26,4 +26,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("014_gemm_allgather", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p014

@@ -4,7 +4,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p015 {
 namespace {
 
 // Standard normal, different on every rank: a rank that skips the all-gather sees zeros in the
@@ -49,4 +49,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("015_combined_sharded_gemms", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p015

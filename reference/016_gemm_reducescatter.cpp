@@ -4,7 +4,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p016 {
 namespace {
 
 // Standard normal and different on every rank: a partial is about N(0, K/W) and the sum about
@@ -29,4 +29,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("016_gemm_reducescatter", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p016

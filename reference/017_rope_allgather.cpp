@@ -3,7 +3,7 @@
 // axis in rank order. Shapes and tolerances: problems/017_rope_allgather/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p017 {
 namespace {
 
 // Standard normal and different on every rank: a rank that skips a gather has zeros (and no
@@ -46,4 +46,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("017_rope_allgather", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p017

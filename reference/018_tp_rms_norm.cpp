@@ -3,7 +3,7 @@
 // ranks and columns of h[i, :]^2. Shapes and tolerances: problems/018_tp_rms_norm/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p018 {
 namespace {
 
 // Standard normal and different on every rank: a rank that skips the all-reduce normalizes by
@@ -32,4 +32,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("018_tp_rms_norm", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p018

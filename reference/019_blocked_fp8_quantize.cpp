@@ -5,7 +5,7 @@
 #include "reference/fp8.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p019 {
 namespace {
 
 constexpr double kE4m3Max = 448;
@@ -40,4 +40,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("019_blocked_fp8_quantize", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p019

@@ -4,7 +4,7 @@
 #include "reference/fp8.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p020 {
 namespace {
 
 // Codes uniform over the 254 finite e4m3 values and standard-normal scales, different on every
@@ -35,4 +35,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("020_blocked_fp8_dequantize", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p020

@@ -3,7 +3,7 @@
 // g * P(max_norm / total). Shapes and tolerances: problems/021_clip_grad_norm_no_ep/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p021 {
 namespace {
 
 const char* const kGradNames[] = {"grad_0", "grad_1", "grad_2"};
@@ -42,4 +42,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("021_clip_grad_norm_no_ep", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p021

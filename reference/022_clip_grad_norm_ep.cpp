@@ -4,7 +4,7 @@
 // become g * P(max_norm / total). Shapes, groups: problems/022_clip_grad_norm_ep/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p022 {
 namespace {
 
 // Standard normal and different on every rank: skipping every all-reduce leaves a rank's own
@@ -48,4 +48,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("022_clip_grad_norm_ep", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p022

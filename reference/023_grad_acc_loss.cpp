@@ -4,7 +4,7 @@
 // Shapes: problems/023_grad_acc_loss/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p023 {
 namespace {
 
 // loss = k/16 with k in 1..256/W and M * N a power of two: every partial and partial sum is
@@ -40,4 +40,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("023_grad_acc_loss", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p023

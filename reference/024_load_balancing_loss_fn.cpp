@@ -6,7 +6,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p024 {
 namespace {
 
 // Standard normal logits, plus a bias of strength a_t * (r + 1) / W on one expert per rank (drawn):
@@ -46,4 +46,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("024_load_balancing_loss_fn", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p024

@@ -8,7 +8,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p025 {
 namespace {
 
 constexpr double kMaxLogRatio = 20;
@@ -93,4 +93,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("025_importance_sampling_loss", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p025

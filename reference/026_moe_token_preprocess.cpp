@@ -4,7 +4,7 @@
 // Shapes: problems/026_moe_token_preprocess/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p026 {
 namespace {
 
 // Top-2 one-hot routing of M tokens over E experts; each rank draws its own, so a rank that
@@ -37,4 +37,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("026_moe_token_preprocess", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p026

@@ -5,7 +5,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p027 {
 namespace {
 
 constexpr int kProblemId = 27;
@@ -50,4 +50,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("027_moe_all2all_primitive", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p027

@@ -7,7 +7,7 @@
 #include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p028 {
 namespace {
 
 // Each token picks 2 distinct experts (the first two of a random permutation), so 2M rows are
@@ -65,4 +65,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("028_moe_pre_all2all", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p028

@@ -6,7 +6,7 @@
 #include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p029 {
 namespace {
 
 // Each token picks 2 distinct experts (the first two of a random permutation) with softmax
@@ -64,4 +64,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("029_moe_post_all2all", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p029

@@ -3,7 +3,7 @@
 // reference reduces copies. Shapes: problems/030_moe_epgroupgemm_lora_backward/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p030 {
 namespace {
 
 // Zero-mean and different on every rank: a rank that skips a reduction returns its own gradient,
@@ -30,4 +30,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("030_moe_epgroupgemm_lora_backward", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p030

@@ -9,7 +9,7 @@
 #include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p032 {
 namespace {
 
 constexpr std::int64_t kExperts = 8;  // problem.json's num_experts (the router's rows)
@@ -57,4 +57,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("032_fused_moe_fwd_lora", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p032

@@ -3,7 +3,7 @@
 // order: out_r[i, s*N + c] = x_s[r*(M/W) + i, c]. Shapes: problems/033_*/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p033 {
 namespace {
 
 // Standard normal and different on every rank: a skipped exchange leaves the other ranks' column
@@ -25,4 +25,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("033_ulysses_all_to_all_tensor_primitive", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p033

@@ -2,7 +2,7 @@
 // Shapes: problems/034_ulysses_all_gather_into_tensor_primitive/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p034 {
 namespace {
 
 // Standard normal and different on every rank: a skipped gather leaves the other ranks' rows
@@ -20,4 +20,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("034_ulysses_all_gather_into_tensor_primitive", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p034

@@ -3,7 +3,7 @@
 // are equal, so out = [W*M, N]. Shapes: problems/035_*/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p035 {
 namespace {
 
 // Standard normal and different on every rank: a skipped gather loses the other ranks' rows (and
@@ -49,4 +49,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("035_ulysses_all_gather_variable_primitive", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p035

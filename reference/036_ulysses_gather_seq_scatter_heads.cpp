@@ -4,7 +4,7 @@
 // out_r[b, s*T + t, i, d] = x_s[b, t, r*h + i, d]. Shapes: problems/036_*/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p036 {
 namespace {
 
 // Standard normal and different on every rank: a skipped exchange leaves the other ranks'
@@ -26,4 +26,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("036_ulysses_gather_seq_scatter_heads", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p036

@@ -3,7 +3,7 @@
 // Shapes: problems/037_ulysses_gather_heads_scatter_seq/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p037 {
 namespace {
 
 // Standard normal and different on every rank, so a skipped exchange (a rank keeping its own
@@ -33,4 +33,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("037_ulysses_gather_heads_scatter_seq", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p037

@@ -3,7 +3,7 @@
 // Shapes: problems/038_ulysses_gather_seq_scatter_heads_qkv/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p038 {
 namespace {
 
 // Standard normal and different on every rank: a skipped exchange, or the fused dim cut into
@@ -31,4 +31,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("038_ulysses_gather_seq_scatter_heads_qkv", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p038

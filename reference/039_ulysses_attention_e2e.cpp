@@ -8,7 +8,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p039 {
 namespace {
 
 // Tokens and weights differ on every rank, and the projections have std 1/sqrt(C) so that
@@ -66,4 +66,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("039_ulysses_attention_e2e", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p039

@@ -4,7 +4,7 @@
 #include "reference/mlp_adam.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p040 {
 namespace {
 
 using mlp_adam::kParamNames;
@@ -53,4 +53,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("040_ddp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p040

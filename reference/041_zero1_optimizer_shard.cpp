@@ -6,7 +6,7 @@
 #include "reference/mlp_adam.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p041 {
 namespace {
 
 // A rank that skips the all-reduce steps on its own gradient; with the shared draws of
@@ -30,4 +30,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("041_zero1_optimizer_shard", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p041

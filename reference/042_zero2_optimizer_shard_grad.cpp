@@ -6,7 +6,7 @@
 #include "reference/mlp_adam.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p042 {
 namespace {
 
 // A rank that skips the reduce-scatter steps on a slice of its own gradient; with the shared
@@ -30,4 +30,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("042_zero2_optimizer_shard_grad", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p042

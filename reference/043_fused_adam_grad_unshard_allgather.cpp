@@ -6,7 +6,7 @@
 #include "reference/adam_rounded.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p043 {
 namespace {
 
 constexpr int kProblemId = 43;
@@ -49,4 +49,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("043_fused_adam_grad_unshard_allgather", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p043

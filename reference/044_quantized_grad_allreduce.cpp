@@ -3,7 +3,7 @@
 // ranks of d / W), summed in fp32. Shapes: problems/044_quantized_grad_allreduce/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p044 {
 namespace {
 
 // Standard normal and different on every rank: a rank that skips the all-reduce returns its own
@@ -37,4 +37,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("044_quantized_grad_allreduce", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p044

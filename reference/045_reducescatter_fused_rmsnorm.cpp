@@ -5,7 +5,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p045 {
 namespace {
 
 constexpr int kProblemId = 45;
@@ -40,4 +40,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("045_reducescatter_fused_rmsnorm", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p045

@@ -6,7 +6,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p046 {
 namespace {
 
 constexpr int kProblemId = 46;
@@ -41,4 +41,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("046_gemv_decode", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p046

@@ -8,7 +8,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p047 {
 namespace {
 
 constexpr int kProblemId = 47;
@@ -87,4 +87,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("047_fsdp_step_e2e", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p047

@@ -6,7 +6,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p048 {
 namespace {
 
 constexpr int kProblemId = 48;
@@ -65,4 +65,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("048_fsdp_and_tp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p048

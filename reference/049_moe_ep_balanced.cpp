@@ -9,7 +9,7 @@
 #include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p049 {
 namespace {
 
 // Per-rank data and weights, so a skipped all-to-all applies the wrong rank's MLP; the router
@@ -26,4 +26,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("049_moe_ep_balanced", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p049

@@ -10,7 +10,7 @@
 #include "reference/moe_inputs.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p050 {
 namespace {
 
 // Per-rank data and weights, so a skipped all-to-all applies the wrong rank's MLP; the router
@@ -27,4 +27,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("050_moe_ep_wide", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p050

@@ -6,7 +6,7 @@
 #include "reference/fp8_scaling.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p052 {
 namespace {
 
 // Gradients differ per rank, so a skipped reduce-scatter leaves only the own share. The history
@@ -29,4 +29,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("052_fp8_reduce_scatter_grads", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p052

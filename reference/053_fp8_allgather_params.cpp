@@ -6,7 +6,7 @@
 #include "reference/fp8_scaling.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p053 {
 namespace {
 
 // Shards differ per rank (and so do their scales), so a skipped gather leaves other ranks'
@@ -29,4 +29,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("053_fp8_allgather_params", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p053

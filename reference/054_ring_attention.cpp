@@ -9,7 +9,7 @@
 #include "reference/registry.h"
 #include "reference/ring_attention.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p054 {
 namespace {
 
 // Per-rank seeds, so every K/V block differs: a rank that skips the exchange attends to zeros
@@ -32,4 +32,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("054_ring_attention", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p054

@@ -8,7 +8,7 @@
 #include "reference/registry.h"
 #include "reference/ring_attention.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p055 {
 namespace {
 
 // Upstream's seeds: hidden_states from 42 + 56000 + c (shared by a TP pair, as TP requires),
@@ -36,4 +36,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("055_ring_attention_tp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p055

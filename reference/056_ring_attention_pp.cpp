@@ -8,7 +8,7 @@
 #include "reference/registry.h"
 #include "reference/ring_attention.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p056 {
 namespace {
 
 // Upstream's seeds: hidden_states from 42 + 57000 + c (the same on both stages; stage 1 ignores
@@ -41,4 +41,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("056_ring_attention_pp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p056

@@ -15,7 +15,7 @@
 #include "reference/registry.h"
 #include "reference/ring_attention.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p057 {
 namespace {
 
 // Each DP replica d draws its whole sequence (dout, q, k, v: [B, T, H, D], in that order) from
@@ -93,4 +93,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("057_ring_attention_backward_dp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p057

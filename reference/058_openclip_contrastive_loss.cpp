@@ -10,7 +10,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p058 {
 namespace {
 
 at::Tensor unit_rows(const at::Tensor& x) { return x / x.norm(2, -1, /*keepdim=*/true); }
@@ -77,4 +77,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("058_openclip_contrastive_loss", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p058

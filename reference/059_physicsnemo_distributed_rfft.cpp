@@ -9,7 +9,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p059 {
 namespace {
 
 constexpr int kProblemId = 59;
@@ -45,4 +45,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("059_physicsnemo_distributed_rfft", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p059

@@ -10,7 +10,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p060 {
 namespace {
 
 constexpr int kProblemId = 60;
@@ -62,4 +62,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("060_physicsnemo_distributed_irfft", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p060

@@ -9,7 +9,7 @@
 #include "reference/registry.h"
 #include "reference/small_matrix.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p061 {
 namespace {
 
 using Mat = SmallMatrix;
@@ -228,4 +228,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& sc) {
 
 PKB_REGISTER_REFERENCE("061_gsplat_3d_gaussian_splatting", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p061

@@ -4,7 +4,7 @@
 // Shapes and groups: problems/062_torchharmonics_spherical_convolution/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p062 {
 namespace {
 
 constexpr std::int64_t kPerRow = 4;  // non-zeros of psi per (k, o)
@@ -94,4 +94,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("062_torchharmonics_spherical_convolution", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p062

@@ -3,7 +3,7 @@
 // w' all-gathered. Shapes: problems/063_deepmd_kalman_filter_optimizer/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p063 {
 namespace {
 
 // H is randn (not upstream's randn * 0.01) and P is not the identity, so the update is about 1e-5
@@ -55,4 +55,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("063_deepmd_kalman_filter_optimizer", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p063

@@ -7,7 +7,7 @@
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p064 {
 namespace {
 
 // Upstream hands every rank the same fixed ring graph, so sampling needs no communication and all
@@ -112,4 +112,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("064_gnn_neighbor_sampling", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p064

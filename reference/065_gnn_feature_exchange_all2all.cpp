@@ -5,7 +5,7 @@
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p065 {
 namespace {
 
 // Features and ids differ per rank and trial, so a skipped exchange (peers' chunks zero), a
@@ -32,4 +32,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("065_gnn_feature_exchange_all2all", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p065

@@ -5,7 +5,7 @@
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p066 {
 namespace {
 
 // Gradients and ids differ per rank and trial, so a skipped exchange (peers' rows zero), a
@@ -36,4 +36,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("066_gnn_feature_exchange_all2all_backward", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p066

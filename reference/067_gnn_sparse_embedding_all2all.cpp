@@ -6,7 +6,7 @@
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p067 {
 namespace {
 
 // Random indices and rows differ per rank and trial: a skipped exchange keeps only the rank's own
@@ -40,4 +40,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("067_gnn_sparse_embedding_all2all", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p067

@@ -6,7 +6,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p068 {
 namespace {
 
 // Shards, projections and ids are random per rank and trial: ids spread over all owners, so a
@@ -41,4 +41,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("068_gnn_sparse_feature_fetch_projection", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p068

@@ -5,7 +5,7 @@
 #include "reference/gnn.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p069 {
 namespace {
 
 // randn rounded to a 1/4 grid in [-3, 3]: the grid's sigmoids stay distinct after rounding to any
@@ -58,4 +58,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("069_gnn_negative_scoring", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p069

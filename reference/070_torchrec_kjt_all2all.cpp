@@ -5,7 +5,7 @@
 // Shapes: problems/070_torchrec_kjt_all2all/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p070 {
 namespace {
 
 std::vector<std::int64_t> host_list(const at::Tensor& tensor) {
@@ -93,4 +93,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("070_torchrec_kjt_all2all", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p070

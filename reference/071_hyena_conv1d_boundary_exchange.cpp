@@ -5,7 +5,7 @@
 // rounded once to P. Shapes: problems/071_hyena_conv1d_boundary_exchange/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p071 {
 namespace {
 
 // x and the filter differ per rank: a skipped exchange leaves zero halos, which changes the first
@@ -59,4 +59,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("071_hyena_conv1d_boundary_exchange", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p071

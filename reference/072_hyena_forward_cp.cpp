@@ -7,7 +7,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p072 {
 namespace {
 
 // x1, x2, v are random per rank: a skipped all-to-all leaves the other ranks' tokens (on the way
@@ -85,4 +85,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("072_hyena_forward_cp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p072

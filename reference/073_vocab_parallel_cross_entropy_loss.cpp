@@ -5,7 +5,7 @@
 // Shapes: problems/073_vocab_parallel_cross_entropy_loss/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p073 {
 namespace {
 
 // Different randn on every rank: a rank that skips the max uses its own row max, one that
@@ -44,4 +44,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("073_vocab_parallel_cross_entropy_loss", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p073

@@ -7,7 +7,7 @@
 #include "reference/delta_rule.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p074 {
 namespace {
 
 // Every rank's q, k, v, g, beta differ. g is drawn as randn - 6 (upstream: randn) so the
@@ -67,4 +67,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("074_fla_kimi_delta_attention_cp_tp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p074

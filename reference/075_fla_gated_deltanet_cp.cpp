@@ -7,7 +7,7 @@
 #include "reference/delta_rule.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p075 {
 namespace {
 
 // Every rank's tokens differ, and a and dt_bias are drawn per rank for its own head block
@@ -71,4 +71,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("075_fla_gated_deltanet_cp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p075

@@ -5,7 +5,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p076 {
 namespace {
 
 // Every rank's x and kernel slice differ, so a skipped all-reduce returns one rank's partial,
@@ -37,4 +37,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("076_opensora_conv3d_allreduce", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p076

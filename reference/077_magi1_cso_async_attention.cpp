@@ -7,7 +7,7 @@
 // Shapes: problems/077_magi1_cso_async_attention/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p077 {
 namespace {
 
 // Every rank's tokens differ, so each exchange (KV, queries, outputs) moves distinct data. The
@@ -96,4 +96,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("077_magi1_cso_async_attention", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p077

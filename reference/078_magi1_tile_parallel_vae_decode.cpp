@@ -12,7 +12,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p078 {
 namespace {
 
 // Every rank's latent differs (per-rank seed) and the video is a mosaic of the owners' tiles, so a
@@ -165,4 +165,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("078_magi1_tile_parallel_vae_decode", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p078

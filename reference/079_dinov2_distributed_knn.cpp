@@ -9,7 +9,7 @@
 #include "reference/matmul_p.h"
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p079 {
 namespace {
 
 // Exact similarities: each query is a signed one-hot row, so every similarity is plus or minus one
@@ -82,4 +82,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("079_dinov2_distributed_knn", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p079

@@ -4,7 +4,7 @@
 // Shapes: problems/080_dinov2_distributed_sinkhorn_knopp/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p080 {
 namespace {
 
 // randn * 0.2 (fp32; upstream uses 0.01) on every rank: the ranks' logits differ, so row sums taken
@@ -43,4 +43,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("080_dinov2_distributed_sinkhorn_knopp", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p080

@@ -10,7 +10,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p081 {
 namespace {
 
 constexpr int kProblemId = 81;
@@ -156,4 +156,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("081_sam3_allgather_iou_suppression", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p081

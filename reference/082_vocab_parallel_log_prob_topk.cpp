@@ -6,7 +6,7 @@
 #include "reference/registry.h"
 #include "reference/vocab_parallel.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p082 {
 namespace {
 
 // A rank without the all-to-all filters rows that are zero outside its own slice, and without
@@ -31,4 +31,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("082_vocab_parallel_log_prob_topk", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p082

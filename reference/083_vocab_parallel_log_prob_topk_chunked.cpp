@@ -6,7 +6,7 @@
 #include "reference/registry.h"
 #include "reference/vocab_parallel.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p083 {
 namespace {
 
 // As in 082 (a rank without the all-to-all filters rows that are zero outside its slice;
@@ -37,4 +37,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("083_vocab_parallel_log_prob_topk_chunked", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p083

@@ -9,7 +9,7 @@
 #include "reference/registry.h"
 #include "reference/vocab_parallel.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p084 {
 namespace {
 
 // As in 082: 5-9 entries of each row survive the filter, so most gradients are nonzero (with
@@ -61,4 +61,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("084_vocab_parallel_log_prob_topk_chunked_backward", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p084

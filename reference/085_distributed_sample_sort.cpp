@@ -11,7 +11,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p085 {
 namespace {
 
 // Upstream's values, rnd_P(rnd_P(randint[-50, 50)) - r * max(1, n_r)): each rank's range is
@@ -134,4 +134,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("085_distributed_sample_sort", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p085

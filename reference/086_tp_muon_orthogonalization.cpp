@@ -7,7 +7,7 @@
 
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p086 {
 namespace {
 
 // Upstream's quintic coefficients (a, b, c), used in turn (steps is a multiple of 5).
@@ -47,4 +47,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("086_tp_muon_orthogonalization", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p086

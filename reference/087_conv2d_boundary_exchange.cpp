@@ -5,7 +5,7 @@
 // Shapes: problems/087_conv2d_boundary_exchange/problem.json.
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::p087 {
 namespace {
 
 // Every rank's rows differ, so a skipped all-gather leaves zero halo rows and changes the first and
@@ -48,4 +48,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars&) {
 
 PKB_REGISTER_REFERENCE("087_conv2d_boundary_exchange", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::p087

@@ -180,7 +180,8 @@ std::string reference_cpp_text(const std::string& key, const PythonSignature& si
       << "// docs/ADDING_A_PROBLEM.md. Shapes, dtypes and tolerances: problems/" << key << "/problem.json.\n"
       << "#include \"reference/registry.h\"\n"
       << "#include \"src/common/error.h\"  // WorkFailed: remove with the two throws below\n\n"
-      << "namespace pkb::ref {\n"
+      << "// Each reference has a namespace of its own: the references compile in unity batches.\n"
+      << "namespace pkb::ref::p" << key.substr(0, 3) << " {\n"
       << "namespace {\n\n"
       << "// TODO: say why these inputs make a skipped collective or another trial's data visible.\n"
       << "Tensors make_inputs(InputContext& ctx) {\n"
@@ -201,7 +202,7 @@ std::string reference_cpp_text(const std::string& key, const PythonSignature& si
       << "}\n\n"
       << "}  // namespace\n\n"
       << "PKB_REGISTER_REFERENCE(\"" << key << "\", make_inputs, solve);\n\n"
-      << "}  // namespace pkb::ref\n";
+      << "}  // namespace pkb::ref::p" << key.substr(0, 3) << "\n";
   return out.str();
 }
 

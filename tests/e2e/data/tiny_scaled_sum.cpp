@@ -2,7 +2,7 @@
 // `pkb add-problem` and fills in with this file (KEY is replaced by the generated key).
 #include "reference/registry.h"
 
-namespace pkb::ref {
+namespace pkb::ref::pKEY {
 namespace {
 
 // Small integers per rank and trial: the sum is exact, and a skipped all-reduce returns scale * x_r.
@@ -21,4 +21,4 @@ Tensors solve(Comm& comm, const Tensors& in, const Scalars& scalars) {
 
 PKB_REGISTER_REFERENCE("KEY", make_inputs, solve);
 
-}  // namespace pkb::ref
+}  // namespace pkb::ref::pKEY
