@@ -2,7 +2,7 @@
 # Installs the Debian packages pkb needs (only the missing ones; quiet when all are present) and
 # builds pkb into build/: the pkb program and what it starts (pkb-torch, pkb-worker, pkb-nvrtc),
 # not the tests (scripts/test.sh builds those). Needs the CUDA toolkit (NVRTC, cuBLAS; NCCL if
-# present) from NVIDIA. About 6 minutes of building on 2 cores, with ninja's progress line.
+# present) from NVIDIA. About 5 minutes of building on 2 cores, with ninja's progress line.
 # The test-only packages (GoogleTest, python3-torch, chromium, ...) come with PKB_WITH_TESTS=1.
 #   scripts/setup.sh            install what is missing, configure, build
 #   PKB_BUILD_DIR=dir PKB_BUILD_TYPE=Debug scripts/setup.sh
