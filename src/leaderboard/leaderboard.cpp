@@ -74,8 +74,9 @@ Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int boot
       buckets;
   for (const auto& dir : found) {
     results::ResultsDir loaded = load_named(dir, root);
-    const nlohmann::json fingerprint = loaded.run.value("fingerprint", nlohmann::json::object());
-    const std::string hardware = text_of(loaded.run.value("hardware_key", nlohmann::json()), "unknown hardware");
+    const nlohmann::json fingerprint = loaded.run.fingerprint;
+    const std::string hardware =
+        loaded.run.hardware_key.empty() ? "unknown hardware" : loaded.run.hardware_key;
     buckets[{hardware, world_of(fingerprint)}][fingerprint.dump() + "\n" + hardware].push_back(
         std::move(loaded));
   }

@@ -102,24 +102,25 @@ void merge_generation_sources(const std::vector<ShardDir>& shards, const fs::pat
 
 nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeRequest& request,
                                const nlohmann::json& summary) {
-  nlohmann::json doc = shards.front().run;
+  nlohmann::json doc = shards.front().run.doc;
   for (const char* name : {"shard", "resumed_samples", "evaluated_from"}) doc.erase(name);
   doc["kind"] = "merged";
-  doc["merged_kind"] = shards.front().run.value("kind", "");
+  doc["merged_kind"] = shards.front().run.kind;
   doc["command"] = request.command;
   nlohmann::json list = nlohmann::json::array();
   std::string started, finished;
   for (const auto& shard : shards) {
-    const std::string shard_started = shard.run.value("started", ""), shard_finished = shard.run.value("finished", "");
+    const nlohmann::json& run = shard.run.doc;
+    const std::string shard_started = run.value("started", ""), shard_finished = run.value("finished", "");
     if (!shard_started.empty() && (started.empty() || shard_started < started)) started = shard_started;
     if (shard_finished > finished) finished = shard_finished;
     list.push_back({{"dir", shard.name},
-                    {"shard", shard.run.value("shard", nlohmann::json())},
-                    {"command", shard.run.value("command", nlohmann::json())},
-                    {"started", shard.run.value("started", nlohmann::json())},
-                    {"finished", shard.run.value("finished", nlohmann::json())},
+                    {"shard", run.value("shard", nlohmann::json())},
+                    {"command", run.value("command", nlohmann::json())},
+                    {"started", run.value("started", nlohmann::json())},
+                    {"finished", run.value("finished", nlohmann::json())},
                     {"samples", shard.records.size()},
-                    {"environment", shard.run.value("environment", nlohmann::json())}});
+                    {"environment", run.value("environment", nlohmann::json())}});
   }
   doc["shards"] = list;
   doc["started"] = started;

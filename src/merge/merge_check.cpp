@@ -20,22 +20,18 @@ nlohmann::json field(const nlohmann::json& doc, const std::string& name) {
 }
 
 void refuse(const ShardDir& first, const ShardDir& other, const std::string& name,
-            const nlohmann::json& first_value, const nlohmann::json& value) {
-  throw InputError(other.name + "/run.json: " + name + " is " + shown(value) + ", but " + first.name +
-                   "/run.json has " + shown(first_value) + ": shards of different settings are not merged");
+            const std::string& first_value, const std::string& value) {
+  throw InputError(other.name + "/run.json: " + name + " is " + value + ", but " + first.name +
+                   "/run.json has " + first_value + ": shards of different settings are not merged");
 }
 
 std::vector<std::string> problem_keys(const ShardDir& dir) {
   std::vector<std::string> keys;
-  for (const auto& problem : field(dir.run, "problems"))
-    if (problem.is_object() && problem.contains("key")) keys.push_back(problem["key"].get<std::string>());
+  for (const auto& problem : dir.run.problems) keys.push_back(problem.key);
   return keys;
 }
 
-bool finished(const ShardDir& dir) {
-  return dir.run.contains("finished") &&
-         !field(dir.run, "summary").value("cancelled", false);
-}
+bool finished(const ShardDir& dir) { return dir.run.finished && !dir.run.cancelled; }
 
 }  // namespace
 
@@ -43,24 +39,22 @@ void check_same_settings(const std::vector<ShardDir>& dirs) {
   const ShardDir& first = dirs.front();
   std::map<std::string, const ShardDir*> shard_owner;
   for (const ShardDir& dir : dirs) {
-    for (const char* name : {"kind", "schema_version", "hardware_key"})
-      if (field(first.run, name) != field(dir.run, name))
-        refuse(first, dir, name, field(first.run, name), field(dir.run, name));
-    const nlohmann::json a = field(first.run, "fingerprint"), b = field(dir.run, "fingerprint");
-    std::set<std::string> names;
-    for (const auto* doc : {&a, &b})
-      if (doc->is_object())
-        for (const auto& item : doc->items()) names.insert(item.key());
-    for (const auto& name : names)
-      if (field(a, name) != field(b, name))
-        refuse(first, dir, "fingerprint." + name, field(a, name), field(b, name));
-    const nlohmann::json count_a = field(field(first.run, "shard"), "count");
-    const nlohmann::json count_b = field(field(dir.run, "shard"), "count");
-    if (count_a != count_b) refuse(first, dir, "shard.count", count_a, count_b);
+    for (const char* name : {"kind", "schema_version"})
+      if (field(first.run.doc, name) != field(dir.run.doc, name))
+        refuse(first, dir, name, shown(field(first.run.doc, name)), shown(field(dir.run.doc, name)));
+    // The rule pkb score applies: fingerprint fields by name, then the hardware.
+    if (const auto diff = results::first_difference(first.run, dir.run))
+      refuse(first, dir, diff->field, diff->first, diff->other);
+    const int count_a = first.run.shard ? first.run.shard->count : 0;
+    const int count_b = dir.run.shard ? dir.run.shard->count : 0;
+    if (count_a != count_b)
+      refuse(first, dir, "shard.count", first.run.shard ? std::to_string(count_a) : "absent",
+             dir.run.shard ? std::to_string(count_b) : "absent");
     if (problem_keys(first) == problem_keys(dir) &&
-        field(first.run, "problem_set") != field(dir.run, "problem_set"))
-      refuse(first, dir, "problem_set", field(first.run, "problem_set"), field(dir.run, "problem_set"));
-    const std::string label = shard_label(dir);
+        field(first.run.doc, "problem_set") != field(dir.run.doc, "problem_set"))
+      refuse(first, dir, "problem_set", shown(field(first.run.doc, "problem_set")),
+             shown(field(dir.run.doc, "problem_set")));
+    const std::string label = dir.run.shard_label();
     if (label.empty()) continue;
     auto [it, inserted] = shard_owner.emplace(label, &dir);
     if (!inserted)
@@ -86,7 +80,7 @@ void check_complete(const std::vector<ShardDir>& dirs) {
   int samples = 0;
   for (const ShardDir& dir : dirs) {
     for (const auto& key : problem_keys(dir)) problems.insert(key);
-    samples = std::max(samples, samples_per_problem(dir));
+    samples = std::max(samples, dir.run.samples_per_problem);
   }
   const auto work = shard::work_list({problems.begin(), problems.end()}, samples);
   std::set<std::pair<std::string, int>> present;
@@ -94,9 +88,7 @@ void check_complete(const std::vector<ShardDir>& dirs) {
     for (const RawRecord& record : dir.records) present.insert({record.problem, record.sample});
 
   // Missing samples grouped by the shard that owns them (all in one group for plain runs).
-  const int count = field(field(dirs.front().run, "shard"), "count").is_number_integer()
-                        ? field(dirs.front().run, "shard")["count"].get<int>()
-                        : 1;
+  const int count = dirs.front().run.shard ? dirs.front().run.shard->count : 1;
   const auto owner = shard::owners(work, count);
   std::map<int, std::vector<std::string>> missing;
   std::size_t total = 0;
@@ -110,7 +102,8 @@ void check_complete(const std::vector<ShardDir>& dirs) {
   for (const auto& [index, items] : missing) {
     const ShardDir* holder = nullptr;
     for (const ShardDir& dir : dirs)
-      if (count > 1 && shard_label(dir) == std::to_string(index) + "/" + std::to_string(count)) holder = &dir;
+      if (count > 1 && dir.run.shard_label() == std::to_string(index) + "/" + std::to_string(count))
+        holder = &dir;
     std::string group = count > 1 ? "shard " + std::to_string(index) + "/" + std::to_string(count) : "";
     if (count > 1 && !holder) group += " (no directory given)";
     if (holder) group += " in " + holder->name + (finished(*holder) ? "" : " (not finished)");

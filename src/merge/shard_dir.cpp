@@ -24,17 +24,4 @@ ShardDir read_shard_dir(const fs::path& dir) {
   return shard;
 }
 
-std::string shard_label(const ShardDir& dir) {
-  const auto it = dir.run.find("shard");
-  if (it == dir.run.end() || !it->is_object()) return "";
-  return std::to_string(it->value("index", -1)) + "/" + std::to_string(it->value("count", 0));
-}
-
-int samples_per_problem(const ShardDir& dir) {
-  const auto fingerprint = dir.run.value("fingerprint", nlohmann::json::object());
-  if (fingerprint.contains("samples") && fingerprint["samples"].is_number_integer())
-    return fingerprint["samples"].get<int>();
-  return dir.run.value("samples_per_problem", 0);
-}
-
 }  // namespace pkb::merge

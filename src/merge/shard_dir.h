@@ -3,9 +3,10 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "src/results/run_info.h"
 
 namespace pkb::merge {
 
@@ -20,7 +21,7 @@ struct RawRecord {
 struct ShardDir {
   std::filesystem::path dir;
   std::string name;  // as given on the command line, for messages
-  nlohmann::json run;
+  results::RunInfo run;
   std::vector<RawRecord> records;
   int torn_lines = 0;  // a last line cut by a killed writer: that sample counts as missing
 };
@@ -29,11 +30,5 @@ struct ShardDir {
 /// pkb::InputError naming the file (and line) for a missing run.json, a corrupt or duplicate
 /// record, or a newer schema.
 ShardDir read_shard_dir(const std::filesystem::path& dir);
-
-/// run.json's "shard" object as "I/N", or "" for a directory that is not a shard.
-std::string shard_label(const ShardDir& dir);
-
-/// Samples per problem: fingerprint.samples, else samples_per_problem (schema 1), else 0.
-int samples_per_problem(const ShardDir& dir);
 
 }  // namespace pkb::merge

@@ -15,18 +15,10 @@ namespace fs = std::filesystem;
 namespace {
 
 void read_run_json(ResultsDir& result) {
-  const std::string name = result.name + "/run.json";
-  result.run = read_run_file(result.dir);
-  auto problems = result.run.find("problems");
-  if (problems == result.run.end() || problems->is_null()) return;
-  if (!problems->is_array()) throw InputError(name, "problems", "an array", problems->dump());
-  for (const auto& problem : *problems) {
-    if (!problem.is_object() || !problem.contains("key") || !problem["key"].is_string())
-      throw InputError(name, "problems[]", "objects with a string key", problem.dump());
-    const std::string key = problem["key"].get<std::string>();
-    result.problems.push_back(key);
-    if (problem.contains("category") && problem["category"].is_string())
-      result.categories[key] = problem["category"].get<std::string>();
+  result.run = run_info_from(read_run_file(result.dir), result.name + "/run.json");
+  for (const auto& problem : result.run.problems) {
+    result.problems.push_back(problem.key);
+    if (!problem.category.empty()) result.categories[problem.key] = problem.category;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/results/run_info.h"
 #include "src/results/sample_record.h"
 
 namespace pkb::results {
@@ -20,7 +21,7 @@ struct SkippedRecord {
 struct ResultsDir {
   std::filesystem::path dir;
   std::string name;         // dir as given, for messages
-  nlohmann::json run;       // run.json as read
+  RunInfo run;              // run.json
   std::vector<SampleRecord> samples;
   std::vector<SkippedRecord> skipped;               // a torn last line
   std::map<std::string, std::string> categories;   // problem key -> category, from run.json

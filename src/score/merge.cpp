@@ -1,64 +1,30 @@
 // The merge rule: equal settings pool their samples; a differing fingerprint field (or hardware) is
-// named with both values, because silently mixing temperatures or GPUs would make one score of two
-// different experiments.
+// named with both values (results::first_difference, the rule pkb merge applies too), because
+// silently mixing temperatures or GPUs would make one score of two different experiments.
 #include "src/score/merge.h"
 
 #include <algorithm>
-#include <optional>
-#include <set>
+#include <map>
 #include <tuple>
 
 #include "src/common/error.h"
 
 namespace pkb::score {
-namespace {
-
-std::string hardware_of(const results::ResultsDir& dir) {
-  auto it = dir.run.find("hardware_key");
-  return it != dir.run.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-nlohmann::json fingerprint_of(const results::ResultsDir& dir) {
-  auto it = dir.run.find("fingerprint");
-  return it != dir.run.end() && it->is_object() ? *it : nlohmann::json::object();
-}
-
-std::string shown(const nlohmann::json& value) { return value.is_null() ? "absent" : value.dump(); }
-
-// The first field in which `other` differs from `first`, as "fingerprint.X" with both values.
-std::optional<std::tuple<std::string, std::string, std::string>> difference(
-    const results::ResultsDir& first, const results::ResultsDir& other) {
-  const nlohmann::json a = fingerprint_of(first), b = fingerprint_of(other);
-  std::set<std::string> names;
-  for (const auto& item : a.items()) names.insert(item.key());
-  for (const auto& item : b.items()) names.insert(item.key());
-  for (const auto& name : names) {
-    const nlohmann::json va = a.value(name, nlohmann::json()), vb = b.value(name, nlohmann::json());
-    if (va != vb) return std::make_tuple("fingerprint." + name, shown(va), shown(vb));
-  }
-  if (hardware_of(first) != hardware_of(other))
-    return std::make_tuple(std::string("hardware_key"), shown(first.run.value("hardware_key", nlohmann::json())),
-                           shown(other.run.value("hardware_key", nlohmann::json())));
-  return std::nullopt;
-}
-
-}  // namespace
 
 Pool merge_dirs(const std::vector<results::ResultsDir>& dirs, bool allow_mixed) {
   PKB_ASSERT(!dirs.empty(), "merge_dirs: no directories");
   Pool pool;
-  pool.fingerprint = fingerprint_of(dirs.front());
-  pool.hardware_key = hardware_of(dirs.front());
+  pool.fingerprint = dirs.front().run.fingerprint;
+  pool.hardware_key = dirs.front().run.hardware_key;
   std::map<std::tuple<int, std::string, int, int>, const results::SampleRecord*> seen;
   for (std::size_t index = 0; index < dirs.size(); ++index) {
     const results::ResultsDir& dir = dirs[index];
     pool.inputs.push_back(dir.name);
     int source = 0;
-    if (auto diff = difference(dirs.front(), dir)) {
-      const auto& [field, first_value, value] = *diff;
+    if (const auto diff = results::first_difference(dirs.front().run, dir.run)) {
       if (!allow_mixed)
-        throw InputError(dir.name + "/run.json: " + field + " is " + value + ", but " +
-                         dirs.front().name + "/run.json has " + first_value +
+        throw InputError(dir.name + "/run.json: " + diff->field + " is " + diff->other + ", but " +
+                         dirs.front().name + "/run.json has " + diff->first +
                          ": different settings are not merged (--allow-mixed scores them together)");
       pool.mixed = true;
       source = static_cast<int>(index);

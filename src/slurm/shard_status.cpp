@@ -9,12 +9,13 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "src/common/error.h"
 #include "src/shard/shard.h"
 #include "src/results/jsonl_file.h"
-#include "src/results/run_file.h"
+#include "src/results/run_info.h"
 
 namespace pkb::slurm {
 namespace fs = std::filesystem;
@@ -50,16 +51,15 @@ ShardProgress read_shard(const fs::path& results, int index, int count) {
   ShardProgress shard;
   shard.index = index;
   const fs::path dir = results / ("shard-" + std::to_string(index));
-  const nlohmann::json run = results::read_run_file_if_any(dir);
-  if (!run.is_object()) {
+  const std::optional<results::RunInfo> run = results::read_run_info_if_any(dir);
+  if (!run) {
     shard.state = "pending";
     return shard;
   }
   std::vector<std::string> problems;
-  for (const auto& problem : run.value("problems", nlohmann::json::array())) problems.push_back(problem.value("key", ""));
-  const auto fingerprint = run.value("fingerprint", nlohmann::json::object());
-  const int samples = fingerprint.value("samples", run.value("samples_per_problem", 0));
-  shard.samples_total = static_cast<int>(shard::select_shard(shard::work_list(problems, samples), {index, count}).size());
+  for (const auto& problem : run->problems) problems.push_back(problem.key);
+  shard.samples_total = static_cast<int>(
+      shard::select_shard(shard::work_list(problems, run->samples_per_problem), {index, count}).size());
   // A shard still running may end in a torn line: read_jsonl leaves it out.
   for (const auto& line : results::read_jsonl(dir / "samples.jsonl", (dir / "samples.jsonl").string()).lines) {
     const nlohmann::json& record = line.record;
@@ -67,8 +67,8 @@ ShardProgress read_shard(const fs::path& results, int index, int count) {
     ++shard.statuses[record.value("status", record.contains("artifacts") ? "generated" : "unknown")];
   }
   if (locked(dir)) shard.state = "running";
-  else if (!run.contains("finished")) shard.state = "stopped";
-  else if (run.value("summary", nlohmann::json::object()).value("cancelled", false)) shard.state = "cancelled";
+  else if (!run->finished) shard.state = "stopped";
+  else if (run->cancelled) shard.state = "cancelled";
   else shard.state = "done";
   if (shard.state == "stopped" || shard.state == "cancelled")
     shard.last_output = last_line(results / "slurm" / ("shard-" + std::to_string(index) + ".out"));
@@ -91,9 +91,10 @@ JobProgress read_progress(const fs::path& results) {
     throw UsageError(results.string() + ": no shards (shard-0, ...) and no slurm/jobs.json: not a "
                      "directory pkb slurm submit wrote");
   for (int index = 0; index < job.shards; ++index) job.progress.push_back(read_shard(results, index, job.shards));
-  const nlohmann::json merged = results::read_run_file_if_any(results);
-  job.merged = merged.is_object() && merged.value("kind", "") == "merged";
-  if (job.merged) job.merged_samples = merged.value("summary", nlohmann::json::object()).value("total", 0);
+  const std::optional<results::RunInfo> merged = results::read_run_info_if_any(results);
+  job.merged = merged && merged->kind == "merged";
+  if (job.merged)
+    job.merged_samples = merged->doc.value("summary", nlohmann::json::object()).value("total", 0);
   return job;
 }
 

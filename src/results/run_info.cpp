@@ -1,0 +1,86 @@
+// RunInfo (see run_info.h).
+#include "src/results/run_info.h"
+
+#include <set>
+
+#include "src/common/error.h"
+#include "src/results/run_file.h"
+
+namespace pkb::results {
+namespace {
+
+std::string shown(const nlohmann::json& value) { return value.is_null() ? "absent" : value.dump(); }
+
+nlohmann::json field(const nlohmann::json& doc, const std::string& name) {
+  const auto it = doc.find(name);
+  return it == doc.end() ? nlohmann::json() : *it;
+}
+
+std::string text(const nlohmann::json& doc, const std::string& name) {
+  const nlohmann::json value = field(doc, name);
+  return value.is_string() ? value.get<std::string>() : "";
+}
+
+}  // namespace
+
+std::string RunInfo::shard_label() const {
+  return shard ? std::to_string(shard->index) + "/" + std::to_string(shard->count) : "";
+}
+
+RunInfo run_info_from(nlohmann::json doc, const std::string& where) {
+  RunInfo info;
+  const nlohmann::json version = field(doc, "schema_version");
+  info.schema_version = version.is_number_integer() ? version.get<int>() : 0;
+  info.kind = text(doc, "kind");
+  info.hardware_key = text(doc, "hardware_key");
+  if (const nlohmann::json fingerprint = field(doc, "fingerprint"); fingerprint.is_object())
+    info.fingerprint = fingerprint;
+  const nlohmann::json problems = field(doc, "problems");
+  if (!problems.is_null() && !problems.is_array())
+    throw InputError(where, "problems", "an array", problems.dump());
+  for (const auto& problem : problems.is_array() ? problems : nlohmann::json::array()) {
+    if (!problem.is_object() || !problem.contains("key") || !problem["key"].is_string())
+      throw InputError(where, "problems[]", "objects with a string key", problem.dump());
+    info.problems.push_back({problem["key"].get<std::string>(), text(problem, "category")});
+  }
+  const nlohmann::json samples = field(info.fingerprint, "samples");
+  const nlohmann::json old_samples = field(doc, "samples_per_problem");
+  info.samples_per_problem = samples.is_number_integer()       ? samples.get<int>()
+                             : old_samples.is_number_integer() ? old_samples.get<int>()
+                                                               : 0;
+  if (const nlohmann::json shard = field(doc, "shard"); !shard.is_null()) {
+    if (!shard.is_object()) throw InputError(where, "shard", "an object", shard.dump());
+    info.shard = RunShard{shard.value("index", -1), shard.value("count", 0)};
+  }
+  info.finished = doc.contains("finished");
+  info.cancelled = field(doc, "summary").is_object() && doc["summary"].value("cancelled", false);
+  info.doc = std::move(doc);
+  return info;
+}
+
+RunInfo read_run_info(const std::filesystem::path& dir) {
+  return run_info_from(read_run_file(dir), (dir / "run.json").string());
+}
+
+std::optional<RunInfo> read_run_info_if_any(const std::filesystem::path& dir) {
+  try {
+    return read_run_info(dir);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<SettingDifference> first_difference(const RunInfo& first, const RunInfo& other) {
+  std::set<std::string> names;
+  for (const auto& item : first.fingerprint.items()) names.insert(item.key());
+  for (const auto& item : other.fingerprint.items()) names.insert(item.key());
+  for (const auto& name : names) {
+    const nlohmann::json a = field(first.fingerprint, name), b = field(other.fingerprint, name);
+    if (a != b) return SettingDifference{"fingerprint." + name, shown(a), shown(b)};
+  }
+  const nlohmann::json a = field(first.doc, "hardware_key"), b = field(other.doc, "hardware_key");
+  if (a != b) return SettingDifference{"hardware_key", shown(a), shown(b)};
+  return std::nullopt;
+}
+
+}  // namespace pkb::results

@@ -1,0 +1,58 @@
+// run.json as its readers use it (score, the leaderboard, merge, slurm status): the fields pkb
+// interprets, typed and checked once, with the whole document kept for what is only copied on.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pkb::results {
+
+struct RunProblem {
+  std::string key;       // "001_allreduce"
+  std::string category;  // "" when run.json has none
+};
+
+struct RunShard {
+  int index = -1;
+  int count = 0;
+};
+
+struct RunInfo {
+  int schema_version = 0;
+  std::string kind;          // generate, run, evaluate or merged
+  std::string hardware_key;  // "" where the run never evaluated (generate)
+  nlohmann::json fingerprint = nlohmann::json::object();  // the settings that make runs comparable
+  std::vector<RunProblem> problems;
+  int samples_per_problem = 0;  // fingerprint.samples, else samples_per_problem (schema 1), else 0
+  std::optional<RunShard> shard;
+  bool finished = false;   // has its end stamp
+  bool cancelled = false;  // summary.cancelled
+  nlohmann::json doc;      // the whole file
+
+  /// "I/N" for a shard of a run, "" otherwise.
+  std::string shard_label() const;
+};
+
+/// Checks and types `doc` (read from `where`, e.g. "DIR/run.json"). Throws InputError naming the
+/// file and field: a problems list that is not objects with a string key, a non-object shard.
+RunInfo run_info_from(nlohmann::json doc, const std::string& where);
+
+/// DIR/run.json through read_run_file, typed.
+RunInfo read_run_info(const std::filesystem::path& dir);
+
+/// The same, or nothing where a status display must not stop (no run.json yet, or a bad one).
+std::optional<RunInfo> read_run_info_if_any(const std::filesystem::path& dir);
+
+/// The first setting in which `other` differs from `first`: a fingerprint field (compared by
+/// name, an absent field differing from any value), then hardware_key. Values as JSON text, or
+/// "absent".
+struct SettingDifference {
+  std::string field;  // "fingerprint.temperature", "hardware_key"
+  std::string first, other;
+};
+std::optional<SettingDifference> first_difference(const RunInfo& first, const RunInfo& other);
+
+}  // namespace pkb::results
