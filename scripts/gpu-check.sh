@@ -177,7 +177,8 @@ except ValueError:
 timing = (doc.get("run") or {}).get("timing") or {}
 cand = timing.get("candidate", {}).get("median_us", 0)
 base = timing.get("baseline", {}).get("median_us", 0)
-note = ("emulated " if timing.get("emulated") else "") + ("SOL-flag " if timing.get("sol_flag") else "")
+sol = doc.get("sol") or {}
+note = ("emulated " if timing.get("emulated") else "") + ("suspicious_fast " if sol.get("suspicious_fast") else "")
 if doc.get("status") != "correct":
     note += doc.get("message", "")[:100]
 print("%-34s %2s %-13s %12.1f %12.1f %8.2f %7.1f %s" % (name, world, doc.get("status", "?"), cand, base,
