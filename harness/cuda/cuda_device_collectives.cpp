@@ -7,6 +7,7 @@
 #include "harness/cuda/cu_check.h"
 #include "harness/cuda/cuda_device.h"
 #include "harness/cuda/harness_kernels.h"
+#include "src/common/error.h"
 
 namespace pkb::harness {
 namespace {
@@ -25,8 +26,9 @@ int reduce_type_code(DType dtype) {
     case DType::int64: return 7;
     default: break;
   }
-  throw plan::PlanError("collective (emulated ranks): cannot reduce " +
-                        std::string(dtype_name(dtype)));
+  // plan_collective_moves refuses every other type before a move is made.
+  PKB_ASSERT(false, "no reduction code for " + std::string(dtype_name(dtype)));
+  return -1;
 }
 
 }  // namespace
@@ -52,14 +54,15 @@ void CudaDevice::group_begin() {
 }
 
 void CudaDevice::collective(int rank, int stream_index, const CollectiveCall& call) {
-  if (!nccl_) prepare_emulated_collectives();  // before set_rank: it makes rank 0's context current
   CUstream s = stream(rank, stream_index);
   set_rank(rank);
   if (nccl_) {
     nccl_->collective(rank, s, call);
     return;
   }
-  // One arrival event per call of the group, from the rank's pool (created in its context).
+  // prepare_library_steps made the mover stream. One arrival event per call of the group, from
+  // the rank's pool (created in its context; an event is created without synchronizing).
+  PKB_ASSERT(mover_ != nullptr, "collective before prepare_library_steps(..., true)");
   std::size_t used = 0;
   for (const auto& issued : group_) used += issued.rank == rank;
   auto& pool = arrival_pool_.at(rank);

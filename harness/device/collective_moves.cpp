@@ -111,6 +111,7 @@ void plan_collective(const std::vector<const CollectiveCall*>& by_rank, int worl
   }
 }
 
+// The send and recv calls of `group` (the others are plan_collective's).
 void plan_point_to_point(const std::vector<IssuedCollective>& group,
                          std::vector<CollectiveMove>& moves) {
   // (from, to) -> the sends and recvs between them, in issue order.
@@ -147,14 +148,10 @@ void plan_point_to_point(const std::vector<IssuedCollective>& group,
 std::vector<CollectiveMove> plan_collective_moves(const std::vector<IssuedCollective>& group,
                                                   int world) {
   std::vector<CollectiveMove> moves;
-  std::vector<IssuedCollective> point_to_point;
-  std::map<int, std::vector<const CollectiveCall*>> by_rank;
-  for (const auto& issued : group) {
-    if (issued.call.kind == CollectiveKind::send || issued.call.kind == CollectiveKind::recv)
-      point_to_point.push_back(issued);
-    else
+  std::map<int, std::vector<const CollectiveCall*>> by_rank;  // the calls that are not send / recv
+  for (const auto& issued : group)
+    if (issued.call.kind != CollectiveKind::send && issued.call.kind != CollectiveKind::recv)
       by_rank[issued.rank].push_back(&issued.call);
-  }
   if (!by_rank.empty()) {
     // A group holds one collective step: one call per rank.
     std::vector<const CollectiveCall*> calls;
@@ -172,7 +169,7 @@ std::vector<CollectiveMove> plan_collective_moves(const std::vector<IssuedCollec
         refuse("the ranks issued collectives of different kinds, counts, types or roots");
     plan_collective(calls, world, moves);
   }
-  plan_point_to_point(point_to_point, moves);
+  plan_point_to_point(group, moves);
   return moves;
 }
 

@@ -10,6 +10,21 @@
 
 namespace pkb::cli {
 
+/// The help lines of the commands pkb-torch runs, listed by both programs' --help.
+namespace help {
+inline constexpr const char* kReference =
+    "Run the libtorch reference on W simulated ranks; --dump writes safetensors";
+inline constexpr const char* kEval =
+    "Compile, check and time one solution (a model's answer, or a .cu file with --plan)";
+inline constexpr const char* kRun =
+    "Generate, compile and evaluate: the whole benchmark into a results directory";
+inline constexpr const char* kEvaluate = "Evaluate the answers in a results directory written by pkb generate";
+inline constexpr const char* kValidate =
+    "Prove a problem's check passes reordered sums and fails broken collectives";
+inline constexpr const char* kDoctor =
+    "What this machine offers: GPUs, peer access, NVLink, multicast, library versions";
+}  // namespace help
+
 struct CommandEntry {
   const char* name;
   const char* help;

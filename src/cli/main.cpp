@@ -12,14 +12,14 @@ using pkb::cli::CommandEntry;
 const std::vector<CommandEntry> kCommands = {
     {"list", "List the problems: id, name, category, world sizes, default dims", pkb::cli::setup_list},
     {"show", "Show one problem: spec, Python reference, argument shapes", pkb::cli::setup_show},
-    {"reference", "Run the libtorch reference on W simulated ranks; --dump writes safetensors", nullptr},
+    {"reference", pkb::cli::help::kReference, nullptr},
 #ifndef PKB_PROBLEM_TOOLS_ONLY
     {"prompt", "Print the exact prompt a model would get for a problem (no API call)", pkb::cli::setup_prompt},
     {"generate", "Ask a model for solutions and write them to a results directory (no evaluation)",
      pkb::cli::setup_generate},
-    {"eval", "Compile, check and time one solution (a model's answer, or a .cu file with --plan)", nullptr},
-    {"run", "Generate, compile and evaluate: the whole benchmark into a results directory", nullptr},
-    {"evaluate", "Evaluate the answers in a results directory written by pkb generate", nullptr},
+    {"eval", pkb::cli::help::kEval, nullptr},
+    {"run", pkb::cli::help::kRun, nullptr},
+    {"evaluate", pkb::cli::help::kEvaluate, nullptr},
     {"score", "pass@k, fast_p@k, speedups and error kinds of results directories, with 95% intervals",
      pkb::cli::setup_score},
     {"leaderboard", "Rank every results directory under a folder: leaderboard.md and a self-contained index.html",
@@ -27,10 +27,10 @@ const std::vector<CommandEntry> kCommands = {
     {"merge", "Merge the shard results directories of one run (--shard I/N) into one", pkb::cli::setup_merge},
     {"slurm", "Run shards as a Slurm array job (submit) and follow their progress (status)", pkb::cli::setup_slurm},
 #endif
-    {"validate", "Prove a problem's check passes reordered sums and fails broken collectives", nullptr},
+    {"validate", pkb::cli::help::kValidate, nullptr},
     {"add-problem", "Scaffold a new problem: spec, Python reference, C++ reference and answer skeletons",
      pkb::cli::setup_add_problem},
-    {"doctor", "What this machine offers: GPUs, peer access, NVLink, multicast, library versions", nullptr},
+    {"doctor", pkb::cli::help::kDoctor, nullptr},
     {"sol", "Speed of light of a problem on a hardware profile: each resource's floor and which binds",
      pkb::cli::setup_sol},
 };

@@ -10,18 +10,14 @@ namespace {
 using pkb::cli::CommandEntry;
 
 const std::vector<CommandEntry> kCommands = {
-    {"reference", "Run the libtorch reference on W simulated ranks; --dump writes safetensors",
-     pkb::cli::setup_reference},
+    {"reference", pkb::cli::help::kReference, pkb::cli::setup_reference},
 #ifndef PKB_PROBLEM_TOOLS_ONLY
-    {"eval", "Compile, check and time one solution (a model's answer, or a .cu file with --plan)",
-     pkb::cli::setup_eval},
-    {"run", "Generate, compile and evaluate: the whole benchmark into a results directory", pkb::cli::setup_run},
-    {"evaluate", "Evaluate the answers in a results directory written by pkb generate", pkb::cli::setup_evaluate},
+    {"eval", pkb::cli::help::kEval, pkb::cli::setup_eval},
+    {"run", pkb::cli::help::kRun, pkb::cli::setup_run},
+    {"evaluate", pkb::cli::help::kEvaluate, pkb::cli::setup_evaluate},
 #endif
-    {"validate", "Prove a problem's check passes reordered sums and fails broken collectives",
-     pkb::cli::setup_validate},
-    {"doctor", "What this machine offers: GPUs, peer access, NVLink, multicast, library versions",
-     pkb::cli::setup_doctor},
+    {"validate", pkb::cli::help::kValidate, pkb::cli::setup_validate},
+    {"doctor", pkb::cli::help::kDoctor, pkb::cli::setup_doctor},
 };
 
 }  // namespace

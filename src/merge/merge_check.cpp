@@ -12,8 +12,6 @@
 namespace pkb::merge {
 namespace {
 
-std::string shown(const nlohmann::json& value) { return value.is_null() ? "absent" : value.dump(); }
-
 nlohmann::json field(const nlohmann::json& doc, const std::string& name) {
   const auto it = doc.find(name);
   return it == doc.end() ? nlohmann::json() : *it;
@@ -41,7 +39,8 @@ void check_same_settings(const std::vector<ShardDir>& dirs) {
   for (const ShardDir& dir : dirs) {
     for (const char* name : {"kind", "schema_version"})
       if (field(first.run.doc, name) != field(dir.run.doc, name))
-        refuse(first, dir, name, shown(field(first.run.doc, name)), shown(field(dir.run.doc, name)));
+        refuse(first, dir, name, results::setting_text(field(first.run.doc, name)),
+               results::setting_text(field(dir.run.doc, name)));
     // The rule pkb score applies: fingerprint fields by name, then the hardware.
     if (const auto diff = results::first_difference(first.run, dir.run))
       refuse(first, dir, diff->field, diff->first, diff->other);
@@ -52,8 +51,8 @@ void check_same_settings(const std::vector<ShardDir>& dirs) {
              dir.run.shard ? std::to_string(count_b) : "absent");
     if (problem_keys(first) == problem_keys(dir) &&
         field(first.run.doc, "problem_set") != field(dir.run.doc, "problem_set"))
-      refuse(first, dir, "problem_set", shown(field(first.run.doc, "problem_set")),
-             shown(field(dir.run.doc, "problem_set")));
+      refuse(first, dir, "problem_set", results::setting_text(field(first.run.doc, "problem_set")),
+             results::setting_text(field(dir.run.doc, "problem_set")));
     const std::string label = dir.run.shard_label();
     if (label.empty()) continue;
     auto [it, inserted] = shard_owner.emplace(label, &dir);

@@ -16,10 +16,7 @@ namespace {
 
 void read_run_json(ResultsDir& result) {
   result.run = run_info_from(read_run_file(result.dir), result.name + "/run.json");
-  for (const auto& problem : result.run.problems) {
-    result.problems.push_back(problem.key);
-    if (!problem.category.empty()) result.categories[problem.key] = problem.category;
-  }
+  for (const auto& problem : result.run.problems) result.problems.push_back(problem.key);
 }
 
 void read_samples(ResultsDir& result) {
@@ -27,6 +24,9 @@ void read_samples(ResultsDir& result) {
   if (!fs::is_regular_file(result.dir / "samples.jsonl"))
     throw InputError(name + ": cannot be read (missing, or not a results directory?)");
   const JsonlFile file = read_jsonl(result.dir / "samples.jsonl", name);
+  std::map<std::string, std::string> categories;  // problem key -> category, from run.json
+  for (const auto& problem : result.run.problems)
+    if (!problem.category.empty()) categories[problem.key] = problem.category;
   std::map<std::tuple<std::string, int, int>, int> seen;  // (problem, sample, turn) -> line
   for (const auto& line : file.lines) {
     const int line_no = line.number;
@@ -39,8 +39,8 @@ void read_samples(ResultsDir& result) {
       throw InputError(where + ": duplicate record for " + record.problem + " sample " +
                        std::to_string(record.sample) + " turn " + std::to_string(record.turn) +
                        " (first at line " + std::to_string(it->second) + ")");
-    if (record.category.empty() && result.categories.count(record.problem))
-      record.category = result.categories.at(record.problem);
+    if (record.category.empty() && categories.count(record.problem))
+      record.category = categories.at(record.problem);
     result.samples.push_back(std::move(record));
   }
   if (file.torn_line)  // the writer died mid-line; the sample was never finished

@@ -24,7 +24,6 @@ struct ResultsDir {
   RunInfo run;              // run.json
   std::vector<SampleRecord> samples;
   std::vector<SkippedRecord> skipped;               // a torn last line
-  std::map<std::string, std::string> categories;   // problem key -> category, from run.json
   std::vector<std::string> problems;                // run.json problems[].key, in order
 };
 

@@ -22,14 +22,6 @@ nlohmann::json read_run_file(const fs::path& dir) {
   return doc;
 }
 
-nlohmann::json read_run_file_if_any(const fs::path& dir) {
-  try {
-    return read_run_file(dir);
-  } catch (const Error&) {
-    return nullptr;
-  }
-}
-
 void write_run_file(const fs::path& dir, const nlohmann::json& doc) {
   write_file_atomic(dir / "run.json", doc.dump(2) + "\n");
 }

@@ -12,10 +12,6 @@ namespace pkb::results {
 /// a JSON object (corrupt or cut short)", "...: schema_version 3 is newer than ...".
 nlohmann::json read_run_file(const std::filesystem::path& dir);
 
-/// The same, but null where a status display must not stop: no run.json yet (a shard that has
-/// not started) or one that cannot be parsed.
-nlohmann::json read_run_file_if_any(const std::filesystem::path& dir);
-
 /// Writes DIR/run.json whole and atomically (durable_file), two-space indented, newline-ended.
 void write_run_file(const std::filesystem::path& dir, const nlohmann::json& doc);
 

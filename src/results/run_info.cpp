@@ -9,8 +9,6 @@
 namespace pkb::results {
 namespace {
 
-std::string shown(const nlohmann::json& value) { return value.is_null() ? "absent" : value.dump(); }
-
 nlohmann::json field(const nlohmann::json& doc, const std::string& name) {
   const auto it = doc.find(name);
   return it == doc.end() ? nlohmann::json() : *it;
@@ -22,6 +20,10 @@ std::string text(const nlohmann::json& doc, const std::string& name) {
 }
 
 }  // namespace
+
+std::string setting_text(const nlohmann::json& value) {
+  return value.is_null() ? "absent" : value.dump();
+}
 
 std::string RunInfo::shard_label() const {
   return shard ? std::to_string(shard->index) + "/" + std::to_string(shard->count) : "";
@@ -76,10 +78,10 @@ std::optional<SettingDifference> first_difference(const RunInfo& first, const Ru
   for (const auto& item : other.fingerprint.items()) names.insert(item.key());
   for (const auto& name : names) {
     const nlohmann::json a = field(first.fingerprint, name), b = field(other.fingerprint, name);
-    if (a != b) return SettingDifference{"fingerprint." + name, shown(a), shown(b)};
+    if (a != b) return SettingDifference{"fingerprint." + name, setting_text(a), setting_text(b)};
   }
   const nlohmann::json a = field(first.doc, "hardware_key"), b = field(other.doc, "hardware_key");
-  if (a != b) return SettingDifference{"hardware_key", shown(a), shown(b)};
+  if (a != b) return SettingDifference{"hardware_key", setting_text(a), setting_text(b)};
   return std::nullopt;
 }
 

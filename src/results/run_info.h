@@ -46,6 +46,9 @@ RunInfo read_run_info(const std::filesystem::path& dir);
 /// The same, or nothing where a status display must not stop (no run.json yet, or a bad one).
 std::optional<RunInfo> read_run_info_if_any(const std::filesystem::path& dir);
 
+/// A setting's value for messages: its JSON text, or "absent" for null.
+std::string setting_text(const nlohmann::json& value);
+
 /// The first setting in which `other` differs from `first`: a fingerprint field (compared by
 /// name, an absent field differing from any value), then hardware_key. Values as JSON text, or
 /// "absent".

@@ -43,7 +43,8 @@ Pool merge_dirs(const std::vector<results::ResultsDir>& dirs, bool allow_mixed) 
     for (const auto& problem : dir.problems)
       if (std::find(pool.problems.begin(), pool.problems.end(), problem) == pool.problems.end())
         pool.problems.push_back(problem);
-    for (const auto& [problem, category] : dir.categories) pool.categories.emplace(problem, category);
+    for (const auto& problem : dir.run.problems)
+      if (!problem.category.empty()) pool.categories.emplace(problem.key, problem.category);
     pool.skipped.insert(pool.skipped.end(), dir.skipped.begin(), dir.skipped.end());
   }
   for (const auto& item : pool.records)

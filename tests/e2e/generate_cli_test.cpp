@@ -27,15 +27,6 @@ const std::string kAnswer =
     "```cuda\nextern \"C\" __global__ void k() {}\n```\n```json\n{\"steps\": []}\n```\n";
 const std::string kSecret = "sk-e2e-SECRET-never-on-disk";
 
-std::vector<nlohmann::json> sample_lines(const std::string& out) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream in(out + "/samples.jsonl");
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
-
 std::set<std::pair<std::string, int>> distinct_ids(const std::vector<nlohmann::json>& lines) {
   std::set<std::pair<std::string, int>> ids;
   for (const auto& line : lines)
@@ -75,7 +66,7 @@ TEST(GenerateCli, WritesSixteenRecordsAndNeverTheKey) {
   EXPECT_NE(run.err.find("model: openai-compat:fake"),
             std::string::npos);  // -vv logs every attempt
   EXPECT_EQ(run.err.find(kSecret), std::string::npos);
-  const auto lines = sample_lines(out);
+  const auto lines = read_records(out + "/samples.jsonl");
   EXPECT_EQ(lines.size(), 16u);
   EXPECT_EQ(distinct_ids(lines).size(), 16u);
   for (const auto& line : lines) EXPECT_EQ(line.at("status"), "generated");
@@ -168,19 +159,19 @@ TEST(GenerateCli, KilledThenResumedEndsWithEverySampleOnce) {
   std::size_t seen_lines = 0;
   for (int poll = 0; poll < kMaxPolls && seen_lines < 4; ++poll) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    seen_lines = sample_lines(out).size();
+    seen_lines = read_records(out + "/samples.jsonl").size();
   }
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status)) << "pkb generate finished before it could be killed";
-  const std::size_t before = sample_lines(out).size();
+  const std::size_t before = read_records(out + "/samples.jsonl").size();
   ASSERT_GE(before, 4u);
   ASSERT_LT(before, 16u);
 
   const PkbRun resumed = run_pkb(generate_args(server, out, "--resume"));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  const auto lines = sample_lines(out);
+  const auto lines = read_records(out + "/samples.jsonl");
   EXPECT_EQ(lines.size(), 16u);
   EXPECT_EQ(distinct_ids(lines).size(), 16u);
   // Samples answered before the kill were not asked again (at most the ones in flight were).

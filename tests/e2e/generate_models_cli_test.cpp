@@ -36,15 +36,6 @@ struct Keys {
   }
 };
 
-std::vector<nlohmann::json> sample_lines(const std::string& out) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream in(out + "/samples.jsonl");
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
-
 nlohmann::json run_json(const std::string& out) {
   return nlohmann::json::parse(std::ifstream(out + "/run.json"));
 }
@@ -77,7 +68,7 @@ TEST(GenerateModelsCli, EveryModelFamilyAnswersAtTheDefaultFlagsAndWithReasoning
                 " --problems 1 --out " + out + " " + extra);
     const std::string label = model + " " + extra;
     ASSERT_EQ(run.exit_code, 0) << label << "\n" << run.err;
-    const auto lines = sample_lines(out);
+    const auto lines = read_records(out + "/samples.jsonl");
     ASSERT_EQ(lines.size(), 1u) << label;
     EXPECT_EQ(lines[0].at("status"), "generated") << label;
     EXPECT_EQ(lines[0].at("attempts"), 1) << label;
@@ -133,11 +124,11 @@ TEST(GenerateModelsCli, ADeadEndpointStopsTheRunWithOneErrorAndResumeFinishesIt)
   PkbRun run;
   std::thread generate([&] { run = run_pkb(args); });
   constexpr int kMaxPolls = 400;  // x 25 ms
-  for (int poll = 0; poll < kMaxPolls && sample_lines(out).size() < 3; ++poll)
+  for (int poll = 0; poll < kMaxPolls && read_records(out + "/samples.jsonl").size() < 3; ++poll)
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   server.reset();  // the endpoint dies: connections are refused from now on
   generate.join();
-  const std::size_t answered = sample_lines(out).size();
+  const std::size_t answered = read_records(out + "/samples.jsonl").size();
   ASSERT_GE(answered, 3u);
   ASSERT_LT(answered, 32u);
   EXPECT_EQ(run.exit_code, 1);
@@ -149,13 +140,13 @@ TEST(GenerateModelsCli, ADeadEndpointStopsTheRunWithOneErrorAndResumeFinishesIt)
   ASSERT_GE(run.err.size(), error.size()) << run.err;
   EXPECT_EQ(run.err.substr(run.err.size() - error.size()), error);
   EXPECT_EQ(run.err.find("pkb: "), run.err.size() - error.size());  // the only error
-  for (const auto& line : sample_lines(out)) EXPECT_EQ(line.at("status"), "generated");
+  for (const auto& line : read_records(out + "/samples.jsonl")) EXPECT_EQ(line.at("status"), "generated");
 
   FakeProvider back(port);
   back.set_default([](const SeenRequest&) { return fake::chat_stream(kAnswer); });
   const PkbRun resumed = run_pkb(args + " --resume");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  const auto lines = sample_lines(out);
+  const auto lines = read_records(out + "/samples.jsonl");
   std::set<std::pair<std::string, int>> ids;
   for (const auto& line : lines) ids.emplace(line.at("problem"), line.at("sample"));
   EXPECT_EQ(lines.size(), 32u);
@@ -181,12 +172,12 @@ TEST(GenerateModelsCli, AModelTableFileAddsAModelWithoutRebuilding) {
   ASSERT_EQ(by_env.exit_code, 0) << by_env.err;
   EXPECT_EQ(server.seen().size(), 2u);  // right the first time: no 400 to learn from
   for (const std::string run : {"flag", "env"}) {
-    EXPECT_EQ(sample_lines(root + "/" + run).at(0).at("attempts"), 1) << run;
+    EXPECT_EQ(read_records(root + "/" + run + "/samples.jsonl").at(0).at("attempts"), 1) << run;
     EXPECT_EQ(run_json(root + "/" + run).at("request_settings").at("rule"), table + " rules[0]");
   }
   const PkbRun without = run_pkb(args + "--out " + root + "/without");  // the 400s teach it
   ASSERT_EQ(without.exit_code, 0) << without.err;
-  EXPECT_EQ(sample_lines(root + "/without").at(0).at("request_adjustments").size(), 2u);
+  EXPECT_EQ(read_records(root + "/without/samples.jsonl").at(0).at("request_adjustments").size(), 2u);
 }
 
 TEST(GenerateModelsCli, ABadModelTableIsOneLineExitTwoAndWritesNothing) {

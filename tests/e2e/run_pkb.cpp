@@ -42,4 +42,13 @@ PkbRun run_pkb(const std::string& args) {
   return run;
 }
 
+std::vector<nlohmann::json> read_records(const std::string& path) {
+  std::vector<nlohmann::json> records;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
 }  // namespace pkb::test

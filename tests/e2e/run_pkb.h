@@ -1,7 +1,9 @@
 // Running the pkb binary from tests: exit code, stdout and stderr captured separately.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace pkb::test {
 
@@ -16,5 +18,8 @@ PkbRun run_pkb(const std::string& args);
 
 /// A fresh empty folder under the system temp dir.
 std::string make_temp_dir(const std::string& tag);
+
+/// Every non-empty line of a JSON-lines file (samples.jsonl, generate.jsonl), parsed.
+std::vector<nlohmann::json> read_records(const std::string& path);
 
 }  // namespace pkb::test

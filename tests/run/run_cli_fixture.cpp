@@ -39,15 +39,6 @@ std::string run_args(const std::string& out, const std::string& extra) {
          " " + extra;
 }
 
-std::vector<nlohmann::json> read_records(const std::string& path) {
-  std::vector<nlohmann::json> records;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) records.push_back(nlohmann::json::parse(line));
-  return records;
-}
-
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;

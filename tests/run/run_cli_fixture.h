@@ -19,8 +19,6 @@ using SampleKey = std::pair<std::string, int>;
 /// PKB_CACHE_DIR to a folder of this process first, so the tests never touch ~/.cache.
 std::string run_args(const std::string& out, const std::string& extra = "");
 
-std::vector<nlohmann::json> read_records(const std::string& path);
-
 /// Starts `pkb ARGS` (with the source tree's problems) in the background, output discarded, for
 /// tests that kill it; returns its pid.
 ::pid_t spawn_pkb(const std::string& args);
