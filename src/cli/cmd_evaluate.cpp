@@ -12,7 +12,6 @@
 #include "src/cli/run_progress.h"
 #include "src/common/error.h"
 #include "src/merge/shard_split.h"
-#include "src/problem/dims.h"
 #include "src/run/evaluate_dir.h"
 
 namespace pkb::cli {
@@ -41,53 +40,30 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
       dir = flags->out;
       shard_flags = " --shard " + flags->shard + " --out " + flags->out;
     }
-    const nlohmann::json doc = run::read_run_json(dir);
-    std::string dims = flags->dims;
-    if (dims.empty())
-      dims = doc.value("fingerprint", nlohmann::json::object()).value("dims", "bench");
-    const auto index = open_index(global);
-    std::vector<problem::ProblemSpec> loaded;
-    loaded.reserve(doc["problems"].size());
-    std::vector<std::map<std::string, std::int64_t>> problem_dims;
-    nlohmann::json problems = nlohmann::json::array();
-    int max_world = 1;
-    for (const auto& entry : doc["problems"]) {
-      const std::string key = entry.value("key", "");
-      try {
-        loaded.push_back(index.load(index.resolve(key)));
-      } catch (const Error& error) {
-        throw InputError((dir / "run.json").string() + ": problems: " + key + ": " + error.what());
-      }
-      const auto& spec = loaded.back();
-      problem_dims.push_back(problem::select_dims(spec, dims, problem::DimsBase::bench));
-      nlohmann::json problem = entry;
-      problem["id"] = spec.id;
-      problem["category"] = spec.category;
-      problems.push_back(problem);
-      max_world = std::max(max_world, entry.value("world", 1));
-    }
+    const run::EvaluationProblems problems =
+        run::evaluation_problems(dir, open_index(global), flags->dims);
     std::vector<const problem::ProblemSpec*> specs;
-    for (const auto& spec : loaded) specs.push_back(&spec);
+    for (const auto& spec : problems.specs) specs.push_back(&spec);
 
     run::EvaluateConfig config;
     config.dir = dir;
-    config.eval =
-        eval_settings("evaluate", flags->eval, dir, specs, problem_dims, max_world, &interrupted());
-    config.context = run_context(specs, max_world);
-    config.problems = problems;
-    config.command =
-        "pkb evaluate " + flags->dir + shard_flags + " --dims " + dims + eval_flags_text(flags->eval);
-    config.dims = dims;
+    config.eval = eval_settings("evaluate", flags->eval, dir, specs, problems.dims,
+                                problems.max_world, &interrupted());
+    config.context = run_context(specs, problems.max_world);
+    config.problems = problems.entries;
+    config.command = "pkb evaluate " + flags->dir + shard_flags + " --dims " + problems.dims_text +
+                     eval_flags_text(flags->eval);
+    config.dims = problems.dims_text;
 
     run::RunStats stats;
-    run::EvaluateSummary summary;
+    run::RunSummary summary;
     {
       const InterruptScope interrupt;
       RunProgress progress("evaluate", stats);
       summary = run::evaluate_directory(config, stats);
     }
-    spdlog::info("evaluate: {} samples in {}: {}", summary.summary.value("total", 0), dir.string(),
-                 status_counts_text(summary.summary));
+    spdlog::info("evaluate: {} samples in {}: {}", summary.records.total, dir.string(),
+                 summary.records.status_text());
     if (summary.cancelled) {
       std::fprintf(
           stderr,

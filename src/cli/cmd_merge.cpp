@@ -25,11 +25,8 @@ std::function<int()> setup_merge(CLI::App& app, const GlobalOptions&) {
       request.command += " " + dir;
     }
     const merge::MergeResult result = merge::merge_shards(request);
-    std::string counts;
-    for (const auto& [status, count] : result.summary["by_status"].items())
-      counts += (counts.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
     spdlog::info("merge: {} samples from {} directories into {}: {} ({} files copied)", result.samples,
-                 flags->dirs.size(), flags->out, counts.empty() ? "none" : counts, result.files);
+                 flags->dirs.size(), flags->out, result.summary.status_text(), result.files);
     return 0;
   };
 }

@@ -54,13 +54,6 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
   return settings;
 }
 
-std::string status_counts_text(const nlohmann::json& summary) {
-  std::string text;
-  for (const auto& [status, count] : summary["by_status"].items())
-    text += (text.empty() ? "" : ", ") + status + " " + std::to_string(count.get<int>());
-  return text.empty() ? "none" : text;
-}
-
 run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& specs, int max_world) {
   const auto machine = harness::probe_machine();
   run::RunContext context;

@@ -38,7 +38,4 @@ run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& spec
 /// " --trials 5 --compile-jobs 2 ..." for run.json's command.
 std::string eval_flags_text(const EvalFlags& flags);
 
-/// run.json's summary.by_status as "correct 3, compiled 2", or "none".
-std::string status_counts_text(const nlohmann::json& summary);
-
 }  // namespace pkb::cli

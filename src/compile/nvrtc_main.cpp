@@ -136,7 +136,8 @@ int compile(const std::string& folder) {
   result = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
 
   std::string log = program_output(program, nvrtcGetProgramLogSize, nvrtcGetProgramLog);
-  if (!log.empty() && log.back() == '\0') log.pop_back();
+  // The size counts the terminator, and with -Xptxas -v the ptxas part brings its own.
+  while (!log.empty() && log.back() == '\0') log.pop_back();
   std::string cubin, ptx;
   if (result == NVRTC_SUCCESS) {
     cubin = program_output(program, nvrtcGetCUBINSize, nvrtcGetCUBIN);

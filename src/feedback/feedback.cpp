@@ -2,7 +2,6 @@
 #include "src/feedback/feedback.h"
 
 #include "src/common/error.h"
-#include "src/feedback/record_fields.h"
 #include "src/feedback/redact.h"
 #include "src/feedback/status_details.h"
 
@@ -14,25 +13,23 @@ constexpr std::size_t kMaxLineChars = 300;
 
 // record.warnings: advice that did not change the status (e.g. a peer access without a
 // system-scope fence), one "- " line each.
-std::string warnings_text(const nlohmann::json& record) {
-  const auto found = record.find("warnings");
-  if (found == record.end() || !found->is_array()) return "";
+std::string warnings_text(const results::Record& record) {
+  if (!record.evaluation) return "";
   std::string out;
   std::size_t shown = 0;
-  for (const auto& warning : *found) {
-    if (!warning.is_string()) continue;
+  for (const auto& warning : record.evaluation->warnings) {
     if (shown++ == kMaxWarnings) {
       out += "- (more warnings not shown)\n";
       break;
     }
-    out += clip_line("- " + redact_paths(warning.get<std::string>()), kMaxLineChars) + "\n";
+    out += clip_line("- " + redact_paths(warning), kMaxLineChars) + "\n";
   }
   return out;
 }
 
 }  // namespace
 
-Feedback make_feedback(const nlohmann::json& record, const std::string& compile_log,
+Feedback make_feedback(const results::Record& record, const std::string& compile_log,
                        const FeedbackTemplate& tmpl, int next_turn, int turns) {
   if (next_turn < 1 || next_turn >= turns)
     throw Error("feedback: turn " + std::to_string(next_turn) + " is outside 1.." +
@@ -45,7 +42,7 @@ Feedback make_feedback(const nlohmann::json& record, const std::string& compile_
       {"warnings", warnings_text(record)},
       {"scope", judgement.scope},
       {"note", judgement.note},
-      {"problem", text_field(record, "problem")},
+      {"problem", record.problem},
       // User-facing turn numbers are 1-based (TURNS): the answer asked for is number next_turn+1.
       {"turn", std::to_string(next_turn + 1)},
       {"turns", std::to_string(turns)},

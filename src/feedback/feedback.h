@@ -3,10 +3,10 @@
 // record fields only, so no seed, expected value, harness code or log path can reach the model.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "src/feedback/feedback_template.h"
+#include "src/results/record.h"
 
 namespace pkb::feedback {
 
@@ -22,7 +22,7 @@ struct Feedback {
 /// `next_turn`: 0-based index of the turn this feedback starts; `turns`: T.
 /// Throws pkb::InputError for a record without a known status, pkb::Error for an api_error record
 /// (there was no answer) or for next_turn outside 1..turns-1.
-Feedback make_feedback(const nlohmann::json& record, const std::string& compile_log,
+Feedback make_feedback(const results::Record& record, const std::string& compile_log,
                        const FeedbackTemplate& tmpl, int next_turn, int turns);
 
 }  // namespace pkb::feedback

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <vector>
 
-#include "src/feedback/record_fields.h"
 #include "src/feedback/redact.h"
 
 namespace pkb::feedback {
@@ -70,8 +69,8 @@ std::string stage_of(const std::string& message, const std::string& eval_stage) 
 
 }  // namespace
 
-std::string run_failure_details(const nlohmann::json& record) {
-  const std::string message = redact_paths(text_field(record, "message"));
+std::string run_failure_details(const results::Record& record) {
+  const std::string message = redact_paths(record.message.value_or(""));
   std::vector<std::pair<std::string, std::string>> lines;
   const std::string rank = number_after(message, "rank");
   if (!rank.empty()) lines.emplace_back("rank", rank);
@@ -83,7 +82,8 @@ std::string run_failure_details(const nlohmann::json& record) {
   if (!where.empty()) lines.emplace_back("kernel/step", where);
   const std::string error = cuda_error_name(message);
   if (!error.empty()) lines.emplace_back("CUDA error", error);
-  const std::string stage = stage_of(message, text_field(object_field(record, "eval"), "stage"));
+  const std::string stage = stage_of(
+      message, record.evaluation && record.evaluation->eval ? record.evaluation->eval->stage : "");
   if (!stage.empty()) lines.emplace_back("stage", stage);
 
   std::string out;

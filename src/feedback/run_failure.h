@@ -3,12 +3,13 @@
 // onto lines of their own when the message names them.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "src/results/record.h"
 
 namespace pkb::feedback {
 
 /// `record`: a runtime_error or timeout record. Reads only `message` and `eval.stage`.
-std::string run_failure_details(const nlohmann::json& record);
+std::string run_failure_details(const results::Record& record);
 
 }  // namespace pkb::feedback

@@ -6,7 +6,6 @@
 #include "src/common/error.h"
 #include "src/results/sample_status.h"
 #include "src/feedback/compile_errors.h"
-#include "src/feedback/record_fields.h"
 #include "src/feedback/redact.h"
 #include "src/feedback/run_failure.h"
 #include "src/feedback/timing_text.h"
@@ -50,31 +49,37 @@ std::string line(const std::string& name, const std::string& value) {
   return clip_line(name + ": " + redact_paths(value), kMaxLineChars) + "\n";
 }
 
-std::string format_details(const nlohmann::json& record) {
+const results::Evaluation& evaluation_of(const results::Record& record) {
+  static const results::Evaluation kNone;
+  return record.evaluation ? *record.evaluation : kNone;
+}
+
+std::string message_of(const results::Record& record) { return record.message.value_or(""); }
+
+std::string format_details(const results::Record& record) {
   std::string out;
-  const std::string reason = text_field(record, "format_reason");
-  if (!reason.empty()) out += line("format reason", reason);
-  out += line("message", text_field(record, "message"));
-  const auto cuda = number_field(record, "cuda_blocks");
-  const auto json = number_field(record, "json_blocks");
-  if (cuda && json)
-    out += "blocks found: " + number_text(*cuda) + " ```cuda, " + number_text(*json) + " ```json\n";
+  if (record.format_reason && !record.format_reason->empty())
+    out += line("format reason", *record.format_reason);
+  out += line("message", message_of(record));
+  if (record.cuda_blocks && record.json_blocks)
+    out += "blocks found: " + std::to_string(*record.cuda_blocks) + " ```cuda, " +
+           std::to_string(*record.json_blocks) + " ```json\n";
   return out;
 }
 
-std::string compile_details(const nlohmann::json& record, const std::string& compile_log) {
-  const std::string log =
-      compile_log.empty() ? text_field(object_field(record, "compile"), "log") : compile_log;
+std::string compile_details(const results::Record& record, const std::string& compile_log) {
+  const auto& compile = evaluation_of(record).compile;
+  const std::string log = compile_log.empty() && compile ? compile->log : compile_log;
   const std::string excerpt = compile_error_excerpt(log);
   // No error line: NVRTC timed out or failed without a diagnostic; the message says which.
-  return excerpt.empty() ? line("message", text_field(record, "message")) : excerpt;
+  return excerpt.empty() ? line("message", message_of(record)) : excerpt;
 }
 
-std::string incorrect_details(const nlohmann::json& record) {
+std::string incorrect_details(const results::Record& record) {
   // The message names the failing check; the values it may quote are cut off.
-  std::string out = line("failed check", drop_values(text_field(record, "message")));
-  const std::string table =
-      trial_table(object_field(record, "eval").value("trials", nlohmann::json()));
+  std::string out = line("failed check", drop_values(message_of(record)));
+  const auto& eval = evaluation_of(record).eval;
+  const std::string table = eval ? trial_table(results::trial_results(*eval)) : "";
   if (table.empty()) return out;
   return out + "\n" + table +
          "\nerror_ratio: the largest error over the reference's own rounding error in this "
@@ -87,26 +92,29 @@ std::string plan_message(const std::string& message) {
   return message.rfind("plan: ", 0) == 0 ? message.substr(6) : message;
 }
 
-std::string compiled_details(const nlohmann::json& record) {
+std::string compiled_details(const results::Record& record) {
+  const results::Evaluation& evaluation = evaluation_of(record);
   std::string out = "the source compiled";
-  const std::string arch = text_field(object_field(record, "compile"), "arch");
-  if (!arch.empty()) out += " for " + arch;
+  if (evaluation.compile && !evaluation.compile->arch.empty())
+    out += " for " + evaluation.compile->arch;
   out += " and the plan fits the problem";
-  if (const auto steps = number_field(record, "plan_steps"))
-    out += " (" + number_text(*steps) + " plan step" + (*steps == 1 ? "" : "s") + ")";
+  if (record.evaluation) {
+    const int steps = evaluation.plan_steps;
+    out += " (" + std::to_string(steps) + " plan step" + (steps == 1 ? "" : "s") + ")";
+  }
   return out + "; correctness and speed were not judged\n";
 }
 
-std::string no_gpu_note(const nlohmann::json& record) {
-  const std::string reason =
-      redact_paths(text_field(object_field(record, "eval"), "no_gpu_reason"));
+std::string no_gpu_note(const results::Record& record) {
+  const auto& eval = evaluation_of(record).eval;
+  const std::string reason = redact_paths(eval ? eval->no_gpu_reason.value_or("") : "");
   return "not run on a GPU" + (reason.empty() ? std::string() : ": " + reason);
 }
 
 }  // namespace
 
-Judgement judge_record(const nlohmann::json& record, const std::string& compile_log) {
-  const std::string name = text_field(record, "status");
+Judgement judge_record(const results::Record& record, const std::string& compile_log) {
+  const std::string& name = record.status;
   const auto status = results::parse_status(name);
   if (!status) throw InputError("record: status: expected a sample status, got \"" + name + "\"");
   if (*status == SampleStatus::api_error)
@@ -123,7 +131,7 @@ Judgement judge_record(const nlohmann::json& record, const std::string& compile_
       break;
     case SampleStatus::plan_error:
       judgement.scope = "plan";
-      judgement.details = line("plan error", plan_message(text_field(record, "message")));
+      judgement.details = line("plan error", plan_message(message_of(record)));
       break;
     case SampleStatus::compiled:
       judgement.scope = "plan";

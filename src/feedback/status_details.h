@@ -2,8 +2,9 @@
 // and why judgement stopped short, for each status a record can end with (docs/RESULTS.md).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "src/results/record.h"
 
 namespace pkb::feedback {
 
@@ -17,6 +18,6 @@ struct Judgement {
 
 /// Throws pkb::InputError for a record without a known status, and pkb::Error for api_error,
 /// which has no answer to give feedback on.
-Judgement judge_record(const nlohmann::json& record, const std::string& compile_log);
+Judgement judge_record(const results::Record& record, const std::string& compile_log);
 
 }  // namespace pkb::feedback

@@ -3,12 +3,14 @@
 // read: the columns come from a fixed list of trial fields.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "src/results/record.h"
 
 namespace pkb::feedback {
 
-/// `trials`: record.eval.trials. A fixed-width table, "" when there is no trial.
-std::string trial_table(const nlohmann::json& trials);
+/// `trials`: the record's eval.trials. A fixed-width table, "" when there is no trial.
+std::string trial_table(const std::vector<results::TrialResult>& trials);
 
 }  // namespace pkb::feedback

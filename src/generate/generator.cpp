@@ -74,15 +74,22 @@ void check_out_dir(const GenerateConfig& config) {
   }
 }
 
+results::RunProblem run_problem(const ProblemPrompt& problem, const std::string& category) {
+  results::RunProblem entry;
+  entry.key = problem.key;
+  entry.category = category;
+  entry.id = problem.id;
+  entry.world = problem.world;
+  entry.dtype = dtype_name(problem.dtype);
+  entry.prompt_sha256 = problem.prompt.sha256;
+  return entry;
+}
+
 namespace {
 
 nlohmann::json run_json(const GenerateConfig& config, const std::string& started) {
   nlohmann::json problems = nlohmann::json::array();
-  for (const auto& problem : config.problems)
-    problems.push_back({{"key", problem.key},
-                        {"world", problem.world},
-                        {"dtype", dtype_name(problem.dtype)},
-                        {"prompt_sha256", problem.prompt.sha256}});
+  for (const auto& problem : config.problems) problems.push_back(to_json(run_problem(problem)));
   nlohmann::json doc = config.run_info;
   doc["schema_version"] = results::kGenerationSchema;
   doc["kind"] = "generate";
@@ -136,10 +143,10 @@ GenerateSummary run_generation(const GenerateConfig& config, model::ModelClient&
       const std::size_t index = next++;
       if (index >= work.size()) return;
       try {
-        const nlohmann::json record = generator.generate(*work[index].problem, work[index].sample);
-        if (record.is_null()) continue;  // cancelled: asked again on --resume
-        log.append(record);
-        count_generated(record, stats);
+        const auto record = generator.generate(*work[index].problem, work[index].sample);
+        if (!record) continue;  // cancelled: asked again on --resume
+        log.append(*record);
+        count_generated(*record, stats);
       } catch (...) {  // an I/O failure of pkb's own: stop the run, keep what is recorded
         std::lock_guard<std::mutex> guard(error_mutex);
         if (!first_error) first_error = std::current_exception();

@@ -19,6 +19,7 @@
 #include "src/generate/response_cache.h"
 #include "src/model/model_client.h"
 #include "src/prompt/prompt.h"
+#include "src/results/run_info.h"
 #include "src/shard/shard.h"
 
 namespace pkb::generate {
@@ -30,6 +31,9 @@ struct ProblemPrompt {
   DType dtype = DType::bf16;
   prompt::Prompt prompt;
 };
+
+/// The problem's entry in run.json; `category` is known only where the spec was loaded.
+results::RunProblem run_problem(const ProblemPrompt& problem, const std::string& category = "");
 
 struct GenerateConfig {
   model::ModelSpec model;

@@ -20,8 +20,8 @@ SampleGenerator::SampleGenerator(const GenerateConfig& config, model::ModelClien
                                  GenerateStats& stats)
     : config_(config), client_(client), stats_(stats), cache_(config.out / "responses") {}
 
-nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sample,
-                                         const TurnInput& turn) {
+std::optional<results::Record> SampleGenerator::generate(const ProblemPrompt& problem, int sample,
+                                                         const TurnInput& turn) {
   const std::string& user = turn.user.empty() ? problem.prompt.text : turn.user;
   // A first turn keys on the prompt's hash as before, so one-turn caches stay valid; a later
   // turn keys on the whole conversation, and on the budget-lowered output cap if there is one.
@@ -30,16 +30,17 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
   SamplingParams params = config_.params;
   if (turn.max_tokens > 0) params.max_tokens = turn.max_tokens;
   const CacheKey key = make_cache_key(config_.model, shown_sha, params, sample);
-  nlohmann::json record = {{"schema_version", results::kGenerationSchema},
-                           {"problem", problem.key},
-                           {"problem_id", problem.id},
-                           {"sample", sample},
-                           {"turn", turn.turn},
-                           {"world", problem.world},
-                           {"dtype", dtype_name(problem.dtype)},
-                           {"prompt_sha256", problem.prompt.sha256},
-                           {"cache_key", key.sha256}};
-  if (turn.turn > 0) record["conversation_sha256"] = shown_sha;
+  results::Record record;
+  record.schema_version = results::kGenerationSchema;
+  record.problem = problem.key;
+  record.problem_id = problem.id;
+  record.sample = sample;
+  record.turn = turn.turn;
+  record.world = problem.world;
+  record.dtype = dtype_name(problem.dtype);
+  record.prompt_sha256 = problem.prompt.sha256;
+  record.cache_key = key.sha256;
+  if (turn.turn > 0) record.conversation_sha256 = shown_sha;
   std::optional<CacheEntry> entry = cache_.load(key);
   const bool from_cache = entry.has_value();
   if (!entry) {
@@ -53,26 +54,26 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
     request.sample_index = sample;
     request.label = problem.key + "#" + std::to_string(sample);  // replay:DIR reads the key here
     const model::ModelOutcome outcome = client_.generate(request);
-    if (!outcome.ok() && config_.cancel && config_.cancel->load()) return nullptr;
+    if (!outcome.ok() && config_.cancel && config_.cancel->load()) return std::nullopt;
     // The run stopped (a dead endpoint, a stopped provider) before this sample got an answer from
     // the server: it stays unasked, and --resume asks it.
     if (!outcome.ok() && (outcome.failure->kind == model::FailureKind::stop_run ||
                           (outcome.attempts.empty() && !client_.stop_reason().empty())))
-      return nullptr;
-    record["attempts"] = outcome.attempts.size();
-    record["latency_s"] = outcome.latency_s;
-    record["request_id"] = outcome.request_id;
-    if (!outcome.adjustments.empty()) record["request_adjustments"] = outcome.adjustments;
+      return std::nullopt;
+    record.attempts = static_cast<int>(outcome.attempts.size());
+    record.latency_s = outcome.latency_s;
+    record.request_id = outcome.request_id;
+    record.request_adjustments = outcome.adjustments;
     if (outcome.timeouts_after_accept > 0) {
-      record["timeouts_after_accept"] = outcome.timeouts_after_accept;
+      record.timeouts_after_accept = outcome.timeouts_after_accept;
       stats_.timeouts_after_accept += outcome.timeouts_after_accept;
     }
     if (!outcome.ok()) {
-      record["status"] = "api_error";
-      record["message"] = outcome.failure->message;
-      record["failure_kind"] = std::string(model::failure_kind_name(outcome.failure->kind));
-      record["http_status"] = outcome.failure->http_status;
-      record["time"] = results::utc_now_iso();
+      record.status = "api_error";
+      record.message = outcome.failure->message;
+      record.failure_kind = std::string(model::failure_kind_name(outcome.failure->kind));
+      record.http_status = outcome.failure->http_status;
+      record.time = results::utc_now_iso();
       return record;
     }
     entry = CacheEntry{key,
@@ -87,30 +88,31 @@ nlohmann::json SampleGenerator::generate(const ProblemPrompt& problem, int sampl
                        outcome.adjustments};
     cache_.store(*entry);
   } else {
-    record["attempts"] = 0;
-    record["latency_s"] = entry->latency_s;
-    record["request_id"] = entry->request_id;
-    if (!entry->adjustments.empty()) record["request_adjustments"] = entry->adjustments;
+    record.attempts = 0;
+    record.latency_s = entry->latency_s;
+    record.request_id = entry->request_id;
+    record.request_adjustments = entry->adjustments;
   }
-  record["from_cache"] = from_cache;
+  record.from_cache = from_cache;
   describe_answer(sample_dir(problem.key, sample, turn.turn), *entry, record);
-  record["time"] = results::utc_now_iso();
+  record.time = results::utc_now_iso();
   return record;
 }
 
 void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& entry,
-                                      nlohmann::json& record) {
+                                      results::Record& record) {
   const model::ModelResult& result = entry.result;
-  record["model"] = result.model;
+  record.model = result.model;
   note_resolved_model(result.model);
-  record["response_id"] = result.response_id;
-  record["stop_reason"] = std::string(model::stop_reason_name(result.stop));
-  record["raw_stop_reason"] = result.raw_stop;
-  record["usage"] = model::to_json(result.usage);
+  record.response_id = result.response_id;
+  record.stop_reason = std::string(model::stop_reason_name(result.stop));
+  record.raw_stop_reason = result.raw_stop;
+  record.usage = results::TokenUsage{result.usage.input, result.usage.cached, result.usage.output,
+                                     result.usage.reasoning};
   results::write_file_atomic(config_.out / dir / "answer.md", result.text, false);
-  nlohmann::json artifacts = {
-      {"response", cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string()},
-      {"answer", dir + "/answer.md"}};
+  results::Artifacts artifacts;
+  artifacts.response = cache_.path_of(entry.key.sha256).lexically_relative(config_.out).string();
+  artifacts.answer = dir + "/answer.md";
   extract::Extraction extraction;
   if (result.stop == model::StopReason::refused) {
     extraction.error = extract::FormatReason::refused;
@@ -122,21 +124,21 @@ void SampleGenerator::describe_answer(const std::string& dir, const CacheEntry& 
     extraction =
         extract::extract_solution(result.text, result.stop == model::StopReason::truncated);
   }
-  record["cuda_blocks"] = extraction.cuda_blocks;
-  record["json_blocks"] = extraction.json_blocks;
-  record["message"] = extraction.message;
+  record.cuda_blocks = extraction.cuda_blocks;
+  record.json_blocks = extraction.json_blocks;
+  record.message = extraction.message;
   if (!extraction.ok()) {
-    record["status"] = "format_error";
-    record["format_reason"] = std::string(extract::format_reason_name(*extraction.error));
+    record.status = "format_error";
+    record.format_reason = std::string(extract::format_reason_name(*extraction.error));
   } else {
-    record["status"] = "generated";
-    record["cuda_alias_used"] = extraction.cuda_alias_used;
+    record.status = "generated";
+    record.cuda_alias_used = extraction.cuda_alias_used;
     results::write_file_atomic(config_.out / dir / "kernel.cu", extraction.cuda, false);
     results::write_file_atomic(config_.out / dir / "plan.json", extraction.plan_json, false);
-    artifacts["cuda"] = dir + "/kernel.cu";
-    artifacts["plan"] = dir + "/plan.json";
+    artifacts.cuda = dir + "/kernel.cu";
+    artifacts.plan = dir + "/plan.json";
   }
-  record["artifacts"] = artifacts;
+  record.artifacts = std::move(artifacts);
 }
 
 // An alias that moves mid-run mixes two models in one result.
@@ -154,25 +156,17 @@ void SampleGenerator::note_resolved_model(const std::string& model) {
   }
 }
 
-std::optional<long long> output_tokens_of(const nlohmann::json& record) {
-  const auto usage = record.find("usage");
-  if (usage == record.end() || !usage->is_object()) return std::nullopt;
-  const auto tokens = usage->find("output_tokens");
-  if (tokens == usage->end() || !tokens->is_number()) return std::nullopt;
-  return tokens->get<long long>();
-}
-
-void count_generated(const nlohmann::json& record, GenerateStats& stats) {
-  const std::string status = record.value("status", "");
-  stats.output_tokens += output_tokens_of(record).value_or(0);
-  if (status == "generated") {
+void count_generated(const results::Record& record, GenerateStats& stats) {
+  stats.output_tokens += record.output_tokens().value_or(0);
+  if (record.status == "generated") {
     ++stats.generated;
   } else {
     std::lock_guard<std::mutex> lock(stats.mutex);
-    ++stats.failures[status == "api_error" ? std::string("api_error")
-                                           : "format_error: " + record.value("format_reason", "")];
+    ++stats.failures[record.status == "api_error"
+                         ? std::string("api_error")
+                         : "format_error: " + record.format_reason.value_or("")];
   }
-  if (record.value("from_cache", false)) ++stats.cached;
+  if (record.from_cache.value_or(false)) ++stats.cached;
   ++stats.done;
 }
 

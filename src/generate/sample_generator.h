@@ -4,10 +4,10 @@
 // "format_error" or "api_error"). Writing the record is the caller's job.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "src/generate/generator.h"
+#include "src/results/record.h"
 
 namespace pkb::generate {
 
@@ -23,12 +23,12 @@ struct TurnInput {
 class SampleGenerator {
  public:
   SampleGenerator(const GenerateConfig& config, model::ModelClient& client, GenerateStats& stats);
-  /// The record, or null when the run was cancelled while the request was in flight (the sample
-  /// is asked again on --resume). Throws pkb::Error only for pkb's own I/O failures.
-  nlohmann::json generate(const ProblemPrompt& problem, int sample, const TurnInput& turn = {});
+  /// The record, or nothing when the run was cancelled while the request was in flight (the
+  /// sample is asked again on --resume). Throws pkb::Error only for pkb's own I/O failures.
+  std::optional<results::Record> generate(const ProblemPrompt& problem, int sample, const TurnInput& turn = {});
 
  private:
-  void describe_answer(const std::string& dir, const CacheEntry& entry, nlohmann::json& record);
+  void describe_answer(const std::string& dir, const CacheEntry& entry, results::Record& record);
   void note_resolved_model(const std::string& model);
 
   const GenerateConfig& config_;
@@ -37,11 +37,8 @@ class SampleGenerator {
   ResponseCache cache_;
 };
 
-/// usage.output_tokens of a record; empty when the provider did not report it.
-std::optional<long long> output_tokens_of(const nlohmann::json& record);
-
 /// Counts a finished generation record into the progress counters (done, generated, failures).
-void count_generated(const nlohmann::json& record, GenerateStats& stats);
+void count_generated(const results::Record& record, GenerateStats& stats);
 
 /// "solutions/001_allreduce/sample_3", relative to the results directory; a refinement turn
 /// t > 0 adds "/turn_t".

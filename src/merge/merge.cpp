@@ -63,45 +63,25 @@ std::vector<const RawRecord*> sorted_records(const std::vector<ShardDir>& shards
   return records;
 }
 
-// The same object `pkb run` writes at its end: total, by_status, tokens.
-nlohmann::json summary_of(const std::vector<const RawRecord*>& records) {
-  nlohmann::json by_status = nlohmann::json::object();
-  long long input_tokens = 0, output_tokens = 0;
-  for (const RawRecord* record : records) {
-    const auto doc = nlohmann::json::parse(record->text);
-    const std::string status = doc.value("status", "unknown");
-    by_status[status] = by_status.value(status, 0) + 1;
-    const auto usage = doc.value("usage", nlohmann::json::object());
-    if (usage.is_object() && usage.value("input_tokens", nlohmann::json()).is_number())
-      input_tokens += usage["input_tokens"].get<long long>();
-    if (usage.is_object() && usage.value("output_tokens", nlohmann::json()).is_number())
-      output_tokens += usage["output_tokens"].get<long long>();
-  }
-  return {{"total", records.size()}, {"by_status", by_status}, {"input_tokens", input_tokens},
-          {"output_tokens", output_tokens}};
-}
-
 // generate.jsonl of shards that `pkb evaluate` wrote (their generation source), sorted likewise.
 void merge_generation_sources(const std::vector<ShardDir>& shards, const fs::path& out) {
-  std::vector<std::tuple<std::string, int, std::string>> lines;
+  std::vector<std::tuple<std::string, int, int, std::string>> lines;
   for (const auto& shard : shards) {
-    if (!fs::exists(shard.dir / "generate.jsonl")) continue;
-    std::stringstream text(results::read_file(shard.dir / "generate.jsonl"));
-    for (std::string line; std::getline(text, line);) {
-      const auto doc = nlohmann::json::parse(line, nullptr, false);
-      if (doc.is_discarded() || !doc.is_object()) continue;  // a torn last line
-      lines.emplace_back(doc.value("problem", ""), doc.value("sample", 0), line);
-    }
+    const fs::path source = shard.dir / "generate.jsonl";
+    if (!fs::exists(source)) continue;
+    for (auto& line : results::read_records(source, shard.name + "/generate.jsonl").lines)
+      lines.emplace_back(line.record.problem, line.record.sample, line.record.turn,
+                         std::move(line.text));
   }
   if (lines.empty()) return;
   std::sort(lines.begin(), lines.end());
   std::string text;
-  for (const auto& line : lines) text += std::get<2>(line) + "\n";
-  results::write_file_atomic(out / "generate.jsonl", text);
+  for (const auto& line : lines) text += std::get<3>(line) + "\n";
+  results::write_samples_file(out / "generate.jsonl", text);
 }
 
 nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeRequest& request,
-                               const nlohmann::json& summary) {
+                               const results::RecordsSummary& summary) {
   nlohmann::json doc = shards.front().run.doc;
   for (const char* name : {"shard", "resumed_samples", "evaluated_from"}) doc.erase(name);
   doc["kind"] = "merged";
@@ -126,7 +106,7 @@ nlohmann::json merged_run_json(const std::vector<ShardDir>& shards, const MergeR
   doc["started"] = started;
   doc["finished"] = finished;
   doc["merged"] = results::utc_now_iso();
-  doc["summary"] = summary;
+  doc["summary"] = results::to_json(summary);
   return doc;
 }
 
@@ -155,7 +135,7 @@ MergeResult merge_shards(const MergeRequest& request) {
   for (const RawRecord* record : records) text += record->text + "\n";
   results::write_samples_file(request.out / "samples.jsonl", text);
   result.samples = static_cast<int>(records.size());
-  result.summary = summary_of(records);
+  result.summary = results::summarize_records(request.out / "samples.jsonl");
   const nlohmann::json doc = merged_run_json(shards, request, result.summary);
   results::write_run_file(request.out, doc);
   return result;

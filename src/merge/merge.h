@@ -8,9 +8,10 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "src/results/records_summary.h"
 
 namespace pkb::merge {
 
@@ -23,7 +24,7 @@ struct MergeRequest {
 struct MergeResult {
   int samples = 0;  // records in the merged samples.jsonl
   int files = 0;    // files copied
-  nlohmann::json summary;
+  results::RecordsSummary summary;  // run.json's, over the merged samples.jsonl
 };
 
 /// Checks everything (merge_check.h) before writing anything. Throws pkb::UsageError for an OUT

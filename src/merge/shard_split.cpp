@@ -8,7 +8,6 @@
 #include "src/results/durable_file.h"
 #include "src/results/run_file.h"
 #include "src/results/samples_file.h"
-#include "src/results/jsonl_file.h"
 
 namespace pkb::merge {
 namespace fs = std::filesystem;
@@ -46,13 +45,14 @@ void split_shard(const fs::path& dir, const fs::path& out, shard::Shard shard) {
   const fs::path source = fs::exists(dir / "generate.jsonl") ? dir / "generate.jsonl" : dir / "samples.jsonl";
   std::string kept;
   fs::create_directories(out);
-  for (const auto& line : results::read_jsonl(source, source.string()).lines) {  // a torn last line is left out
-    const nlohmann::json& record = line.record;
-    if (!filter.owns(record.value("problem", ""), record.value("sample", -1))) continue;
+  for (const auto& line : results::read_records(source, source.string()).lines) {  // a torn last line is left out
+    const results::Record& record = line.record;
+    if (!filter.owns(record.problem, record.sample)) continue;
     kept += line.text + "\n";
-    const nlohmann::json artifacts = record.value("artifacts", nlohmann::json::object());
-    for (const auto& [name, path] : artifacts.items())
-      if (path.is_string()) copy_artifact(dir, out, path.get<std::string>());
+    if (!record.artifacts) continue;
+    const auto& artifacts = *record.artifacts;
+    for (const std::string* path : {&artifacts.response, &artifacts.answer, &artifacts.cuda, &artifacts.plan, &artifacts.log})
+      if (!path->empty()) copy_artifact(dir, out, *path);
   }
   results::write_samples_file(out / "samples.jsonl", kept);
   if (doc.value("kind", "") == "evaluate") doc["kind"] = doc.value("evaluated_from", "generate");

@@ -7,8 +7,8 @@
 #include <tuple>
 
 #include "src/common/error.h"
-#include "src/results/jsonl_file.h"
 #include "src/results/run_file.h"
+#include "src/results/samples_file.h"
 
 namespace pkb::results {
 namespace fs = std::filesystem;
@@ -23,7 +23,7 @@ void read_samples(ResultsDir& result) {
   const std::string name = result.name + "/samples.jsonl";
   if (!fs::is_regular_file(result.dir / "samples.jsonl"))
     throw InputError(name + ": cannot be read (missing, or not a results directory?)");
-  const JsonlFile file = read_jsonl(result.dir / "samples.jsonl", name);
+  const RecordsFile file = read_records(result.dir / "samples.jsonl", name);
   std::map<std::string, std::string> categories;  // problem key -> category, from run.json
   for (const auto& problem : result.run.problems)
     if (!problem.category.empty()) categories[problem.key] = problem.category;
@@ -31,8 +31,7 @@ void read_samples(ResultsDir& result) {
   for (const auto& line : file.lines) {
     const int line_no = line.number;
     const std::string where = name + ":" + std::to_string(line_no);
-    SampleRecord record = parse_sample_record(line.record, name, line_no);
-    record.text = line.text;
+    ScoredSample record = scored_sample(line.record, name, line_no, line.text);
     const auto key = std::make_tuple(record.problem, record.sample, record.turn);
     auto [it, inserted] = seen.emplace(key, line_no);
     if (!inserted)

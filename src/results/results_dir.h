@@ -4,12 +4,11 @@
 
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "src/results/run_info.h"
-#include "src/results/sample_record.h"
+#include "src/results/scored_sample.h"
 
 namespace pkb::results {
 
@@ -22,7 +21,7 @@ struct ResultsDir {
   std::filesystem::path dir;
   std::string name;         // dir as given, for messages
   RunInfo run;              // run.json
-  std::vector<SampleRecord> samples;
+  std::vector<ScoredSample> samples;
   std::vector<SkippedRecord> skipped;               // a torn last line
   std::vector<std::string> problems;                // run.json problems[].key, in order
 };

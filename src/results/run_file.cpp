@@ -5,7 +5,7 @@
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
-#include "src/results/sample_record.h"
+#include "src/results/record.h"
 
 namespace pkb::results {
 namespace fs = std::filesystem;

@@ -25,6 +25,16 @@ std::string setting_text(const nlohmann::json& value) {
   return value.is_null() ? "absent" : value.dump();
 }
 
+nlohmann::json to_json(const RunProblem& problem) {
+  nlohmann::json doc = {{"key", problem.key},
+                        {"world", problem.world},
+                        {"dtype", problem.dtype},
+                        {"prompt_sha256", problem.prompt_sha256}};
+  if (problem.id > 0) doc["id"] = problem.id;
+  if (!problem.category.empty()) doc["category"] = problem.category;
+  return doc;
+}
+
 std::string RunInfo::shard_label() const {
   return shard ? std::to_string(shard->index) + "/" + std::to_string(shard->count) : "";
 }
@@ -43,7 +53,11 @@ RunInfo run_info_from(nlohmann::json doc, const std::string& where) {
   for (const auto& problem : problems.is_array() ? problems : nlohmann::json::array()) {
     if (!problem.is_object() || !problem.contains("key") || !problem["key"].is_string())
       throw InputError(where, "problems[]", "objects with a string key", problem.dump());
-    info.problems.push_back({problem["key"].get<std::string>(), text(problem, "category")});
+    const nlohmann::json id = field(problem, "id"), world = field(problem, "world");
+    info.problems.push_back({problem["key"].get<std::string>(), text(problem, "category"),
+                             id.is_number_integer() ? id.get<int>() : 0,
+                             world.is_number_integer() ? world.get<int>() : 0,
+                             text(problem, "dtype"), text(problem, "prompt_sha256")});
   }
   const nlohmann::json samples = field(info.fingerprint, "samples");
   const nlohmann::json old_samples = field(doc, "samples_per_problem");

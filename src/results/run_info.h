@@ -10,10 +10,16 @@
 
 namespace pkb::results {
 
-struct RunProblem {
+struct RunProblem {  // one entry of run.json's `problems`
   std::string key;       // "001_allreduce"
-  std::string category;  // "" when run.json has none
+  std::string category;  // "" when run.json has none (pkb generate writes none)
+  int id = 0;            // 0 when run.json has none (written before pkb generate wrote it)
+  int world = 0;
+  std::string dtype, prompt_sha256;
 };
+
+/// {key, id, category, world, dtype, prompt_sha256}; id and category only when known.
+nlohmann::json to_json(const RunProblem& problem);
 
 struct RunShard {
   int index = -1;

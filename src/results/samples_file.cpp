@@ -8,31 +8,39 @@
 
 namespace pkb::results {
 
+RecordsFile read_records(const std::filesystem::path& path, const std::string& name) {
+  JsonlFile file = read_jsonl(path, name);
+  RecordsFile records;
+  records.torn_line = file.torn_line;
+  records.missing_final_newline = file.missing_final_newline;
+  for (auto& line : file.lines)
+    records.lines.push_back({line.number, std::move(line.text),
+                             record_from_json(line.record, name + ":" + std::to_string(line.number))});
+  return records;
+}
+
 ResumeState prepare_resume(const std::filesystem::path& path) {
   ResumeState state;
-  const JsonlFile file = read_jsonl(path, path.string());
+  RecordsFile file = read_records(path, path.string());
   if (file.torn_line) ++state.dropped_torn;
   std::string kept;
-  std::map<SampleId, std::map<int, nlohmann::json>> turns;  // kept records by sample and turn
-  for (const auto& line : file.lines) {
-    const nlohmann::json& record = line.record;
-    if (!record.contains("problem") || !record.contains("sample"))
-      throw InputError(path.string() + ":" + std::to_string(line.number) + ": not a sample record");
-    if (record.value("status", "") == "api_error") {
+  std::map<SampleId, std::map<int, Record>> turns;  // kept records by sample and turn
+  for (auto& line : file.lines) {
+    Record& record = line.record;
+    if (record.status == "api_error") {
       ++state.dropped_failed;
       continue;
     }
-    const SampleId id{record["problem"].get<std::string>(), record["sample"].get<int>()};
-    if (!turns[id].emplace(record.value("turn", 0), record).second)
+    const SampleId id{record.problem, record.sample};
+    const int turn = record.turn;
+    if (!turns[id].emplace(turn, std::move(record)).second)
       continue;  // never keep a (sample, turn) twice
-    state.recorded.emplace(id.first, id.second, record.value("turn", 0));
+    state.recorded.emplace(id.first, id.second, turn);
     kept += line.text + "\n";
   }
   for (auto& [id, by_turn] : turns) {
-    const nlohmann::json& last = by_turn.rbegin()->second;
-    const auto conversation = last.find("conversation");
-    const bool goes_on = conversation != last.end() && conversation->is_object() &&
-                         conversation->contains("end") && (*conversation)["end"].is_null();
+    const Record& last = by_turn.rbegin()->second;
+    const bool goes_on = last.conversation && !last.conversation->end;
     if (!goes_on) {
       state.finished.insert(id);
       continue;
@@ -49,9 +57,12 @@ void write_samples_file(const std::filesystem::path& path, const std::string& li
   write_file_atomic(path, lines);
 }
 
-void SamplesLog::append(const nlohmann::json& record) {
+std::string record_line(const Record& record) { return to_json(record).dump() + "\n"; }
+
+void SamplesLog::append(const Record& record) {
+  const std::string line = record_line(record);
   std::lock_guard<std::mutex> lock(mutex_);
-  append_line_durable(path_, record.dump() + "\n");
+  append_line_durable(path_, line);
 }
 
 }  // namespace pkb::results

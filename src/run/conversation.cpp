@@ -26,37 +26,26 @@ std::string read_artifact(const std::filesystem::path& out, const std::string& r
   return results::read_file(path);
 }
 
-std::string artifact_of(const nlohmann::json& record, const char* name) {
-  const auto artifacts = record.find("artifacts");
-  if (artifacts == record.end() || !artifacts->is_object()) return "";
-  return artifacts->value(name, "");
-}
-
-std::string feedback_file_of(const nlohmann::json& record) {
-  const auto feedback = record.find("feedback");
-  return feedback != record.end() && feedback->is_object() ? feedback->value("file", "") : "";
+std::string answer_of(const results::Record& record) {
+  return record.artifacts ? record.artifacts->answer : "";
 }
 
 }  // namespace
 
-std::string end_reason(const nlohmann::json& record, const TurnPolicy& policy,
+std::string end_reason(const results::Record& record, const TurnPolicy& policy,
                        long long output_tokens) {
-  const std::string status = record.value("status", "");
-  if (status == "api_error") return "api_error";
-  if (policy.stop_speedup > 0 && status == "correct") {
-    const auto speedup = record.find("speedup");
-    if (speedup != record.end() && speedup->is_number() &&
-        speedup->get<double>() >= policy.stop_speedup)
-      return "stop_speedup";
-  }
-  if (record.value("turn", 0) + 1 >= policy.turns) return "turns";
+  if (record.status == "api_error") return "api_error";
+  if (policy.stop_speedup > 0 && record.status == "correct" && record.evaluation &&
+      record.evaluation->speedup && *record.evaluation->speedup >= policy.stop_speedup)
+    return "stop_speedup";
+  if (record.turn + 1 >= policy.turns) return "turns";
   if (policy.max_tokens_total > 0 && output_tokens >= policy.max_tokens_total)
     return "max_tokens_total";
   return "";
 }
 
 Conversation resume_conversation(const generate::ProblemPrompt& problem, int sample,
-                                 const std::vector<nlohmann::json>& records,
+                                 const std::vector<results::Record>& records,
                                  const std::filesystem::path& out, const TurnPolicy& policy) {
   Conversation conversation;
   conversation.problem = &problem;
@@ -64,11 +53,11 @@ Conversation resume_conversation(const generate::ProblemPrompt& problem, int sam
   std::string user = problem.prompt.text;
   for (const auto& record : records) {
     conversation.next.history.push_back(
-        {user, read_artifact(out, artifact_of(record, "answer"),
-                             "the answer of turn " + std::to_string(record.value("turn", 0)))});
-    user = read_artifact(out, feedback_file_of(record),
-                         "the feedback on turn " + std::to_string(record.value("turn", 0)));
-    conversation.output_tokens += generate::output_tokens_of(record).value_or(0);
+        {user, read_artifact(out, answer_of(record),
+                             "the answer of turn " + std::to_string(record.turn))});
+    user = read_artifact(out, record.feedback ? record.feedback->file : "",
+                         "the feedback on turn " + std::to_string(record.turn));
+    conversation.output_tokens += record.output_tokens().value_or(0);
   }
   conversation.next.turn = static_cast<int>(records.size());
   conversation.next.user = user;
@@ -99,33 +88,33 @@ void Conversations::end_one() {
   if (--open_ == 0) asks_.close();
 }
 
-bool Conversations::annotate(nlohmann::json& record, const std::string& compile_log) {
+bool Conversations::annotate(results::Record& record, const std::string& compile_log) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const results::SampleId id{record.value("problem", ""), record.value("sample", 0)};
+  const results::SampleId id{record.problem, record.sample};
   const auto found = asked_.find(id);
   if (found == asked_.end())
     throw Error("run: a record for " + id.first + " sample " + std::to_string(id.second) +
                 " that no conversation asked for");
   Conversation& conversation = found->second;
-  conversation.output_tokens += generate::output_tokens_of(record).value_or(0);
+  conversation.output_tokens += record.output_tokens().value_or(0);
   const std::string reason = end_reason(record, policy_, conversation.output_tokens);
-  record["conversation"] = {{"turns", policy_.turns},
-                            {"output_tokens", conversation.output_tokens},
-                            {"end", reason.empty() ? nlohmann::json() : nlohmann::json(reason)}};
-  record["feedback"] = nullptr;
+  record.conversation = results::ConversationState{
+      policy_.turns, conversation.output_tokens,
+      reason.empty() ? std::nullopt : std::optional<std::string>(reason)};
+  record.feedback.reset();
   conversation.goes_on = reason.empty();
   if (!conversation.goes_on) return true;
 
-  const int turn = record.value("turn", 0);
+  const int turn = record.turn;
   const feedback::Feedback feedback =
       feedback::make_feedback(record, compile_log, template_, turn + 1, policy_.turns);
   const std::string file = generate::sample_dir(id.first, id.second, turn) + "/feedback.md";
   results::write_file_atomic(out_ / file, feedback.text);
-  record["feedback"] = {{"file", file}, {"scope", feedback.scope}, {"note", feedback.note}};
+  record.feedback = results::FeedbackSent{file, feedback.scope, feedback.note};
 
   generate::TurnInput& next = conversation.next;
   const std::string user = next.user.empty() ? conversation.problem->prompt.text : next.user;
-  next.history.push_back({user, read_artifact(out_, artifact_of(record, "answer"),
+  next.history.push_back({user, read_artifact(out_, answer_of(record),
                                               "the answer of turn " + std::to_string(turn))});
   next.turn = turn + 1;
   next.user = feedback.text;
@@ -133,11 +122,11 @@ bool Conversations::annotate(nlohmann::json& record, const std::string& compile_
   return false;
 }
 
-void Conversations::written(const nlohmann::json& record) {
+void Conversations::written(const results::Record& record) {
   std::optional<Conversation> again;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto found = asked_.find({record.value("problem", ""), record.value("sample", 0)});
+    const auto found = asked_.find({record.problem, record.sample});
     if (found == asked_.end()) return;
     if (found->second.goes_on) again = std::move(found->second);
     asked_.erase(found);

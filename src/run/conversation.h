@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +30,7 @@ struct TurnPolicy {
 
 /// Why a conversation ends after this final record, or "" when it goes on: "api_error", then
 /// "stop_speedup", "turns", "max_tokens_total". `output_tokens`: spent so far, this turn included.
-std::string end_reason(const nlohmann::json& record, const TurnPolicy& policy,
+std::string end_reason(const results::Record& record, const TurnPolicy& policy,
                        long long output_tokens);
 
 /// One sample's conversation between its turns.
@@ -47,7 +46,7 @@ struct Conversation {
 /// one with feedback): the prompt, each answer.md and each feedback.md, under `out`. Throws
 /// pkb::InputError naming the file when one is missing.
 Conversation resume_conversation(const generate::ProblemPrompt& problem, int sample,
-                                 const std::vector<nlohmann::json>& records,
+                                 const std::vector<results::Record>& records,
                                  const std::filesystem::path& out, const TurnPolicy& policy);
 
 /// The conversations of a run: generation threads take the next turn to ask with next(); the
@@ -65,9 +64,9 @@ class Conversations {
   void dropped();
   /// EvalSettings::annotate: adds `conversation` and `feedback` (writing the feedback file) to
   /// the final record; returns whether the sample is over.
-  bool annotate(nlohmann::json& record, const std::string& compile_log);
+  bool annotate(results::Record& record, const std::string& compile_log);
   /// EvalSettings::written: queues the next turn of a conversation that goes on.
-  void written(const nlohmann::json& record);
+  void written(const results::Record& record);
   void close() { asks_.close(); }
   bool over() const { return open_ == 0; }
 

@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "src/common/error.h"
-#include "src/results/jsonl_file.h"
+#include "src/problem/dims.h"
+#include "src/results/run_info.h"
 #include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
 #include "src/results/run_file.h"
@@ -21,26 +22,14 @@ namespace pkb::run {
 namespace fs = std::filesystem;
 namespace {
 
-// Records of a samples file (a torn last line left out: results/jsonl_file.h).
-std::vector<nlohmann::json> read_records(const fs::path& path) {
-  std::vector<nlohmann::json> records;
-  for (auto& line : results::read_jsonl(path, path.string()).lines) {
-    if (!line.record.contains("problem") || !line.record.contains("sample"))
-      throw InputError(path.string() + ":" + std::to_string(line.number) + ": not a sample record");
-    records.push_back(std::move(line.record));
-  }
-  return records;
-}
-
 void write_generation_source(const fs::path& dir) {
   std::set<results::TurnId> seen;
   std::string text;
-  for (const auto& record : read_records(dir / "samples.jsonl")) {
-    if (!seen.emplace(record["problem"].get<std::string>(), record["sample"].get<int>(),
-                      record.value("turn", 0))
-             .second)
-      continue;
-    text += generation_record(record).dump() + "\n";
+  const fs::path samples = dir / "samples.jsonl";
+  for (auto& line : results::read_records(samples, samples.string()).lines) {
+    const results::Record& record = line.record;
+    if (!seen.emplace(record.problem, record.sample, record.turn).second) continue;
+    text += results::record_line(generation_record(std::move(line.record)));
   }
   results::write_file_atomic(dir / "generate.jsonl", text);
 }
@@ -88,7 +77,33 @@ nlohmann::json read_run_json(const fs::path& dir) {
   return doc;
 }
 
-EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats) {
+EvaluationProblems evaluation_problems(const fs::path& dir, const problem::ProblemIndex& index,
+                                       const std::string& dims) {
+  const results::RunInfo run = results::run_info_from(read_run_json(dir), (dir / "run.json").string());
+  EvaluationProblems problems;
+  problems.dims_text = dims;
+  if (problems.dims_text.empty()) problems.dims_text = run.fingerprint.value("dims", "bench");
+  problems.specs.reserve(run.problems.size());
+  for (const auto& entry : run.problems) {
+    try {
+      problems.specs.push_back(index.load(index.resolve(entry.key)));
+    } catch (const Error& error) {
+      throw InputError((dir / "run.json").string() + ": problems: " + entry.key + ": " +
+                       error.what());
+    }
+    const auto& spec = problems.specs.back();
+    problems.dims.push_back(
+        problem::select_dims(spec, problems.dims_text, problem::DimsBase::bench));
+    results::RunProblem typed = entry;
+    typed.id = spec.id;
+    typed.category = spec.category;
+    problems.entries.push_back(typed);
+    problems.max_world = std::max(problems.max_world, entry.world > 0 ? entry.world : 1);
+  }
+  return problems;
+}
+
+RunSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats) {
   const fs::path& dir = config.dir;
   if (::access(dir.c_str(), W_OK) != 0) throw UsageError(dir.string() + ": not writable");
   results::RunLock lock(dir);
@@ -107,19 +122,18 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
   if (!continuing) base["evaluated_from"] = doc.value("kind", "");
   base["command"] = config.command;
   base["fingerprint"] = evaluation_fingerprint(doc, config);
-  base["problems"] = config.problems;
+  base["problems"] = problems_json(config.problems);
   doc = run_json(base, "evaluate", config.context, started);
   results::write_run_file(dir, doc);
 
   const auto samples_path = dir / "samples.jsonl";
   const results::ResumeState resume = results::prepare_resume(samples_path);
-  std::vector<nlohmann::json> pending;
+  std::vector<results::Record> pending;
   std::set<results::TurnId> queued;
-  for (auto& record : read_records(source)) {
-    results::TurnId id{record["problem"].get<std::string>(), record["sample"].get<int>(),
-                        record.value("turn", 0)};
+  for (auto& line : results::read_records(source, source.string()).lines) {
+    results::TurnId id{line.record.problem, line.record.sample, line.record.turn};
     if (resume.recorded.count(id) || !queued.insert(id).second) continue;
-    pending.push_back(std::move(record));
+    pending.push_back(std::move(line.record));
   }
   const int resumed = static_cast<int>(resume.recorded.size());
   stats.total = static_cast<int>(pending.size()) + resumed;
@@ -133,16 +147,7 @@ EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats
     }
     evaluator.finish();
   }
-  EvaluateSummary summary;
-  summary.resumed = resumed;
-  summary.cancelled = config.eval.cancel && config.eval.cancel->load();
-  summary.summary = summary_json(samples_path);
-  summary.summary["resumed"] = resumed;
-  summary.summary["cancelled"] = summary.cancelled;
-  doc["finished"] = results::utc_now_iso();
-  doc["summary"] = summary.summary;
-  results::write_run_file(dir, doc);
-  return summary;
+  return finish_run_file(dir, doc, resumed, config.eval.cancel && config.eval.cancel->load());
 }
 
 }  // namespace pkb::run

@@ -7,11 +7,15 @@
 // moment followed by the same command loses and duplicates nothing.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "src/problem/problem_index.h"
+#include "src/results/run_info.h"
 #include "src/run/evaluator.h"
 #include "src/run/run_json.h"
 
@@ -21,23 +25,31 @@ namespace pkb::run {
 /// pkb::InputError naming the file and the field.
 nlohmann::json read_run_json(const std::filesystem::path& dir);
 
+/// What DIR's run.json asks to evaluate, loaded from `index`.
+struct EvaluationProblems {
+  std::vector<problem::ProblemSpec> specs;
+  std::vector<std::map<std::string, std::int64_t>> dims;  // per spec
+  std::vector<results::RunProblem> entries;  // run.json's, with the spec's id and category
+  std::string dims_text;  // `dims`, or else the run's fingerprint.dims, or else "bench"
+  int max_world = 1;
+};
+
+/// Throws pkb::InputError naming DIR/run.json and the problem when one is not in `index`.
+EvaluationProblems evaluation_problems(const std::filesystem::path& dir,
+                                       const problem::ProblemIndex& index,
+                                       const std::string& dims);
+
 struct EvaluateConfig {
   std::filesystem::path dir;
   EvalSettings eval;  // eval.out == dir
   RunContext context;
-  nlohmann::json problems;  // run.json's problems list, categories included
+  std::vector<results::RunProblem> problems;  // run.json's problems list, categories included
   std::string command;      // the command line, for run.json
   std::string dims;         // "test", "bench" or NAME=SIZE,...: recorded in the fingerprint
 };
 
-struct EvaluateSummary {
-  nlohmann::json summary;
-  int resumed = 0;
-  bool cancelled = false;
-};
-
 /// Throws pkb::UsageError for a locked directory or one evaluated before with other settings
 /// (naming the field), pkb::InputError for a corrupt samples file (naming file and line).
-EvaluateSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats);
+RunSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats);
 
 }  // namespace pkb::run

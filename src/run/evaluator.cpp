@@ -31,34 +31,36 @@ Evaluator::~Evaluator() {
   }
 }
 
-void Evaluator::submit(nlohmann::json generation) {
-  const std::string status = generation.value("status", "");
-  if (status != "generated") {  // api_error, format_error: final already
-    const std::string category = category_of(settings_, generation.value("problem", ""));
+void Evaluator::submit(results::Record generation) {
+  if (generation.status != "generated") {  // api_error, format_error: final already
+    const std::string category = category_of(settings_, generation.problem);
     record(unevaluated_record(std::move(generation), category));
     return;
   }
   Job job;
-  const auto& artifacts = generation["artifacts"];
-  job.candidate.source = results::read_file(settings_.out / artifacts.value("cuda", ""));
-  job.candidate.plan_json = results::read_file(settings_.out / artifacts.value("plan", ""));
+  const results::Artifacts artifacts = generation.artifacts.value_or(results::Artifacts{});
+  for (const std::string* path : {&artifacts.cuda, &artifacts.plan})
+    if (path->empty())
+      throw InputError("samples.jsonl: " + generation.problem + " sample " +
+                       std::to_string(generation.sample) +
+                       ": a generated record without artifacts.cuda and artifacts.plan");
+  job.candidate.source = results::read_file(settings_.out / artifacts.cuda);
+  job.candidate.plan_json = results::read_file(settings_.out / artifacts.plan);
   job.generation = std::move(generation);
   ++stats_.compiling;
   compile_queue_.push(std::move(job));
 }
 
-eval::EvalRequest Evaluator::request_for(const nlohmann::json& generation) const {
-  const std::string problem = generation.value("problem", "");
+eval::EvalRequest Evaluator::request_for(const results::Record& generation) const {
+  const std::string& problem = generation.problem;
   const auto spec = settings_.specs.find(problem);
   if (spec == settings_.specs.end())
     throw InputError("samples.jsonl: problem " + problem + " is not in this run's problem set");
   eval::EvalRequest request;
   request.spec = spec->second;
-  request.world = generation.value("world", 0);
-  const auto dtype = parse_dtype(generation.value("dtype", ""));
-  if (!dtype)
-    throw InputError("samples.jsonl: " + problem + ": unknown dtype " +
-                     generation.value("dtype", ""));
+  request.world = generation.world;
+  const auto dtype = parse_dtype(generation.dtype);
+  if (!dtype) throw InputError("samples.jsonl: " + problem + ": unknown dtype " + generation.dtype);
   request.dtype = *dtype;
   request.dims = settings_.dims.at(problem);
   request.trials = settings_.trials;
@@ -81,7 +83,7 @@ void Evaluator::compile_loop() {
         gpu_queue_.push(std::move(*job));
         continue;
       }
-      const std::string problem = job->generation.value("problem", "");
+      const std::string problem = job->generation.problem;
       record(evaluated_record(std::move(job->generation), category_of(settings_, problem),
                               job->compiled, settings_.target.arch, settings_.target.no_gpu_reason,
                               settings_.out),
@@ -103,7 +105,7 @@ void Evaluator::gpu_loop() {
         outcome.compile.seconds = job->compiled.compile.seconds;
         outcome.compile.cache_hit = job->compiled.compile.cache_hit;
       }
-      const std::string problem = job->generation.value("problem", "");
+      const std::string problem = job->generation.problem;
       record(evaluated_record(std::move(job->generation), category_of(settings_, problem), outcome,
                               settings_.target.arch, "", settings_.out),
              outcome.compile.log);
@@ -113,11 +115,11 @@ void Evaluator::gpu_loop() {
   }
 }
 
-void Evaluator::record(nlohmann::json record, const std::string& compile_log) {
-  record["time"] = results::utc_now_iso();
+void Evaluator::record(results::Record record, const std::string& compile_log) {
+  record.time = results::utc_now_iso();
   const bool sample_over = settings_.annotate ? settings_.annotate(record, compile_log) : true;
   log_.append(record);
-  stats_.count(record.value("status", ""), sample_over);
+  stats_.count(record.status, sample_over);
   if (settings_.written) settings_.written(record);
 }
 

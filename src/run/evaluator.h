@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,8 +34,8 @@ struct EvalSettings {
   /// Refinement turns (conversation.h): called with each final record and the full compile log
   /// before the record is written, to add its conversation fields; returns whether the sample is
   /// over. `written` follows once the record is durable. Unset: every record ends its sample.
-  std::function<bool(nlohmann::json& record, const std::string& compile_log)> annotate;
-  std::function<void(const nlohmann::json& record)> written;
+  std::function<bool(results::Record& record, const std::string& compile_log)> annotate;
+  std::function<void(const results::Record& record)> written;
 };
 
 class Evaluator {
@@ -44,7 +43,7 @@ class Evaluator {
   Evaluator(const EvalSettings& settings, results::SamplesLog& log, RunStats& stats);
   ~Evaluator();  // finish() if not done
   /// A generation record (status generated, format_error or api_error). Thread-safe.
-  void submit(nlohmann::json generation);
+  void submit(results::Record generation);
   /// Waits until every submitted sample is recorded (or dropped on cancel); rethrows the first
   /// pkb-side error of a stage thread.
   void finish();
@@ -53,14 +52,14 @@ class Evaluator {
 
  private:
   struct Job {
-    nlohmann::json generation;
+    results::Record generation;
     eval::Candidate candidate;
     eval::EvalOutcome compiled;  // the compile stage's outcome, for the GPU stage
   };
   void compile_loop();
   void gpu_loop();
-  eval::EvalRequest request_for(const nlohmann::json& generation) const;
-  void record(nlohmann::json record, const std::string& compile_log = "");
+  eval::EvalRequest request_for(const results::Record& generation) const;
+  void record(results::Record record, const std::string& compile_log = "");
   void fail(std::exception_ptr error);
   bool cancelled() const { return failed_ || (settings_.cancel && settings_.cancel->load()); }
 

@@ -1,12 +1,8 @@
 // run.json fields shared by `pkb run` and `pkb evaluate`.
 #include "src/run/run_json.h"
 
-#include <fstream>
-#include <set>
-
-#include "src/generate/sample_generator.h"
-#include "src/run/sample_record.h"
-#include "src/results/jsonl_file.h"
+#include "src/results/durable_file.h"
+#include "src/results/run_file.h"
 #include "src/results/schema.h"
 
 namespace pkb::run {
@@ -27,29 +23,22 @@ nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunC
   return base;
 }
 
-nlohmann::json summary_json(const std::filesystem::path& samples_path) {
-  int total = 0;
-  long long input_tokens = 0, output_tokens = 0;
-  std::set<std::pair<std::string, int>> samples;
-  nlohmann::json by_status = nlohmann::json::object();
-  for (const auto& line : results::read_jsonl(samples_path, samples_path.string()).lines) {
-    const nlohmann::json& record = line.record;
-    ++total;
-    samples.emplace(record.value("problem", ""), record.value("sample", 0));
-    const std::string status = record.value("status", "unknown");
-    by_status[status] = by_status.value(status, 0) + 1;
-    if (record.contains("usage") && record["usage"].is_object()) {
-      const auto& usage = record["usage"];
-      if (usage.contains("input_tokens") && usage["input_tokens"].is_number())
-        input_tokens += usage["input_tokens"].get<long long>();
-    }
-    output_tokens += generate::output_tokens_of(record).value_or(0);
-  }
-  return {{"total", total},
-          {"samples", samples.size()},
-          {"by_status", by_status},
-          {"input_tokens", input_tokens},
-          {"output_tokens", output_tokens}};
+nlohmann::json problems_json(const std::vector<results::RunProblem>& problems) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& problem : problems) list.push_back(results::to_json(problem));
+  return list;
+}
+
+RunSummary finish_run_file(const std::filesystem::path& dir, nlohmann::json& doc, int resumed,
+                           bool cancelled) {
+  RunSummary summary{results::summarize_records(dir / "samples.jsonl"), resumed, cancelled};
+  nlohmann::json written = results::to_json(summary.records);
+  written["resumed"] = resumed;
+  written["cancelled"] = cancelled;
+  doc["finished"] = results::utc_now_iso();
+  doc["summary"] = written;
+  results::write_run_file(dir, doc);
+  return summary;
 }
 
 }  // namespace pkb::run

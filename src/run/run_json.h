@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "src/problem/spec.h"
+#include "src/results/records_summary.h"
+#include "src/results/run_info.h"
 
 namespace pkb::run {
 
@@ -23,8 +25,19 @@ struct RunContext {
 nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunContext& context,
                         const std::string& started);
 
-/// {total (records: one per turn), samples, by_status (of records), input_tokens, output_tokens}
-/// over every record in DIR/samples.jsonl (an earlier process's too).
-nlohmann::json summary_json(const std::filesystem::path& samples_path);
+/// run.json's `problems`.
+nlohmann::json problems_json(const std::vector<results::RunProblem>& problems);
+
+/// How a run or an evaluation ended.
+struct RunSummary {
+  results::RecordsSummary records;  // over every record in samples.jsonl, an earlier process's too
+  int resumed = 0;                  // samples an earlier process had finished
+  bool cancelled = false;
+};
+
+/// Ends run.json: the summary of DIR/samples.jsonl (with `resumed` and `cancelled`) and the
+/// `finished` stamp are added to `doc`, which replaces DIR/run.json.
+RunSummary finish_run_file(const std::filesystem::path& dir, nlohmann::json& doc, int resumed,
+                           bool cancelled);
 
 }  // namespace pkb::run

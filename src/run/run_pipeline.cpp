@@ -55,7 +55,7 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   nlohmann::json doc = run_json(generation.run_info, "run", config.context, started);
   doc["fingerprint"] = generation.fingerprint;
   doc["samples_per_problem"] = generation.samples;
-  doc["problems"] = config.problems;
+  doc["problems"] = problems_json(config.problems);
   doc["resumed_samples"] = resumed;
   if (!resume.unfinished.empty())
     doc["resumed_conversations"] = static_cast<int>(resume.unfinished.size());
@@ -64,10 +64,10 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
 
   results::SamplesLog log(samples_path);
   EvalSettings eval = config.eval;
-  eval.annotate = [&](nlohmann::json& record, const std::string& compile_log) {
+  eval.annotate = [&](results::Record& record, const std::string& compile_log) {
     return conversations.annotate(record, compile_log);
   };
-  eval.written = [&](const nlohmann::json& record) { conversations.written(record); };
+  eval.written = [&](const results::Record& record) { conversations.written(record); };
   Evaluator evaluator(eval, log, stats);
   std::mutex error_mutex;
   std::exception_ptr first_error;
@@ -81,15 +81,15 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
         continue;
       }
       try {
-        nlohmann::json record =
+        auto record =
             generator.generate(*conversation->problem, conversation->sample, conversation->next);
-        if (record.is_null()) {  // cancelled in flight: asked again on --resume
+        if (!record) {  // cancelled in flight: asked again on --resume
           conversations.dropped();
           continue;
         }
-        if (conversation->next.turn == 0) generate::count_generated(record, generation_stats);
+        if (conversation->next.turn == 0) generate::count_generated(*record, generation_stats);
         conversations.asked(std::move(*conversation));
-        evaluator.submit(std::move(record));
+        evaluator.submit(std::move(*record));
       } catch (...) {  // pkb's own failure: stop, keep what is recorded
         std::lock_guard<std::mutex> guard(error_mutex);
         if (!first_error) first_error = std::current_exception();
@@ -110,16 +110,8 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   evaluator.finish();
   if (first_error) std::rethrow_exception(first_error);
 
-  RunSummary summary;
-  summary.resumed = resumed;
-  summary.cancelled = generation.cancel && generation.cancel->load();
-  summary.summary = summary_json(samples_path);
-  summary.summary["resumed"] = resumed;
-  summary.summary["cancelled"] = summary.cancelled;
-  doc["finished"] = results::utc_now_iso();
-  doc["summary"] = summary.summary;
-  results::write_run_file(generation.out, doc);
-  return summary;
+  return finish_run_file(generation.out, doc, resumed,
+                         generation.cancel && generation.cancel->load());
 }
 
 }  // namespace pkb::run

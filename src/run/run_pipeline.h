@@ -23,16 +23,10 @@ struct RunConfig {
   generate::GenerateConfig generation;
   EvalSettings eval;  // eval.out and eval.cancel equal generation.out and generation.cancel
   RunContext context;
-  nlohmann::json problems;  // run.json's problems list
+  std::vector<results::RunProblem> problems;  // run.json's problems list
   TurnPolicy turns;         // --turns, --stop-speedup, --max-tokens-total
   /// prompts/feedback.md or --feedback-template, loaded (and so checked) before the run starts.
   std::shared_ptr<const feedback::FeedbackTemplate> feedback_template;
-};
-
-struct RunSummary {
-  nlohmann::json summary;  // as in run.json
-  int resumed = 0;
-  bool cancelled = false;
 };
 
 /// Throws pkb::UsageError (bad --out, a locked directory, --resume with other settings) before

@@ -16,7 +16,7 @@ Pool merge_dirs(const std::vector<results::ResultsDir>& dirs, bool allow_mixed) 
   Pool pool;
   pool.fingerprint = dirs.front().run.fingerprint;
   pool.hardware_key = dirs.front().run.hardware_key;
-  std::map<std::tuple<int, std::string, int, int>, const results::SampleRecord*> seen;
+  std::map<std::tuple<int, std::string, int, int>, const results::ScoredSample*> seen;
   for (std::size_t index = 0; index < dirs.size(); ++index) {
     const results::ResultsDir& dir = dirs[index];
     pool.inputs.push_back(dir.name);

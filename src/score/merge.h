@@ -14,7 +14,7 @@ namespace pkb::score {
 /// A record tagged with the run it belongs to: records of runs with different settings
 /// (--allow-mixed) are distinct samples even when their (problem, sample) are equal.
 struct PooledRecord {
-  const results::SampleRecord* record;
+  const results::ScoredSample* record;
   int source;
 };
 

@@ -16,7 +16,7 @@ struct SampleView {
   std::vector<bool> fast;
 };
 
-void count_record(const results::SampleRecord& record, ProblemTally& tally) {
+void count_record(const results::ScoredSample& record, ProblemTally& tally) {
   const std::string& status = record.status;
   ++tally.statuses[status];
   if (status == "api_error") return;
@@ -30,7 +30,7 @@ void count_record(const results::SampleRecord& record, ProblemTally& tally) {
   if (record.latency_s) tally.latency_sum += *record.latency_s, ++tally.latency_count;
 }
 
-void add_turn(const results::SampleRecord& record, const std::vector<double>& ps,
+void add_turn(const results::ScoredSample& record, const std::vector<double>& ps,
               SampleView& view) {
   if (record.status == "api_error") return;
   view.scored = true;

@@ -14,7 +14,7 @@
 
 #include "src/common/error.h"
 #include "src/shard/shard.h"
-#include "src/results/jsonl_file.h"
+#include "src/results/samples_file.h"
 #include "src/results/run_info.h"
 
 namespace pkb::slurm {
@@ -60,11 +60,10 @@ ShardProgress read_shard(const fs::path& results, int index, int count) {
   for (const auto& problem : run->problems) problems.push_back(problem.key);
   shard.samples_total = static_cast<int>(
       shard::select_shard(shard::work_list(problems, run->samples_per_problem), {index, count}).size());
-  // A shard still running may end in a torn line: read_jsonl leaves it out.
-  for (const auto& line : results::read_jsonl(dir / "samples.jsonl", (dir / "samples.jsonl").string()).lines) {
-    const nlohmann::json& record = line.record;
+  // A shard still running may end in a torn line: read_records leaves it out.
+  for (const auto& line : results::read_records(dir / "samples.jsonl", (dir / "samples.jsonl").string()).lines) {
     ++shard.samples_done;
-    ++shard.statuses[record.value("status", record.contains("artifacts") ? "generated" : "unknown")];
+    ++shard.statuses[line.record.status];
   }
   if (locked(dir)) shard.state = "running";
   else if (!run->finished) shard.state = "stopped";

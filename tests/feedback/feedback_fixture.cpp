@@ -23,6 +23,10 @@ nlohmann::json load_record(const std::string& status) {
   return nlohmann::json::parse(data_text(status + ".json"));
 }
 
+results::Record typed(const nlohmann::json& record) {
+  return results::record_from_json(record, "test record");
+}
+
 const FeedbackTemplate& default_template() {
   static const FeedbackTemplate tmpl =
       FeedbackTemplate::load(std::filesystem::path(PKB_SOURCE_DIR) / "prompts/feedback.md");
@@ -30,7 +34,7 @@ const FeedbackTemplate& default_template() {
 }
 
 Feedback feedback_for(const nlohmann::json& record, const std::string& compile_log) {
-  return make_feedback(record, compile_log, default_template(), 1, 3);
+  return make_feedback(typed(record), compile_log, default_template(), 1, 3);
 }
 
 ::testing::AssertionResult contains(const std::string& text, const std::string& part) {

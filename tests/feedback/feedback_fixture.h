@@ -12,6 +12,8 @@
 namespace pkb::feedback {
 
 nlohmann::json load_record(const std::string& status);
+/// A record as samples.jsonl would hold it, read through results::record_from_json.
+results::Record typed(const nlohmann::json& record);
 std::string data_text(const std::string& name);
 
 /// prompts/feedback.md of this checkout.

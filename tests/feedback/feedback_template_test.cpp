@@ -54,10 +54,10 @@ TEST(FeedbackTemplate, CustomTemplateGetsEveryValue) {
       "{{status}}|{{scope}}|{{problem}}|{{turn}}/{{turns}}|{{turns_left}}|{{#last_turn}}last{{/"
       "last_turn}}|{{#correct}}ok{{/correct}}|{{note}}",
       "custom.md");
-  EXPECT_EQ(make_feedback(load_record("compiled"), "", tmpl, 3, 4).text,
+  EXPECT_EQ(make_feedback(typed(load_record("compiled")), "", tmpl, 3, 4).text,
             "compiled|plan|002_allgather|4/4|1|last||not run on a GPU: no GPU is visible: CUDA driver "
             "version is insufficient for CUDA runtime version");
-  EXPECT_EQ(make_feedback(load_record("correct"), "", tmpl, 1, 4).text,
+  EXPECT_EQ(make_feedback(typed(load_record("correct")), "", tmpl, 1, 4).text,
             "correct|timing|002_allgather|2/4|3||ok|");
 }
 

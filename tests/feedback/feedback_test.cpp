@@ -190,13 +190,13 @@ TEST(Feedback, WarningsAreListed) {
 
 TEST(Feedback, TurnNumbersAreOneBased) {
   const nlohmann::json record = load_record("plan_error");
-  EXPECT_TRUE(contains(make_feedback(record, "", default_template(), 1, 3).text,
+  EXPECT_TRUE(contains(make_feedback(typed(record), "", default_template(), 1, 3).text,
                        "This is answer 2 of 3: you have 2 left, this one included.\n"));
-  EXPECT_TRUE(contains(make_feedback(record, "", default_template(), 2, 3).text,
+  EXPECT_TRUE(contains(make_feedback(typed(record), "", default_template(), 2, 3).text,
                        "This is answer 3 of 3: you have 1 left, this one included, so it is your "
                        "last chance.\n"));
-  EXPECT_THROW(make_feedback(record, "", default_template(), 0, 3), Error);
-  EXPECT_THROW(make_feedback(record, "", default_template(), 3, 3), Error);
+  EXPECT_THROW(make_feedback(typed(record), "", default_template(), 0, 3), Error);
+  EXPECT_THROW(make_feedback(typed(record), "", default_template(), 3, 3), Error);
 }
 
 TEST(Feedback, ApiErrorAndUnknownStatusesAreRefused) {

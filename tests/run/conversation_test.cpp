@@ -11,9 +11,24 @@
 namespace pkb::run {
 namespace {
 
-nlohmann::json record(const std::string& status, int turn, double speedup = 0) {
-  nlohmann::json doc = {{"status", status}, {"turn", turn}, {"speedup", nullptr}};
-  if (speedup > 0) doc["speedup"] = speedup;
+results::Record record(const std::string& status, int turn, double speedup = 0) {
+  results::Record doc;
+  doc.status = status;
+  doc.turn = turn;
+  doc.evaluation = results::Evaluation{};
+  if (speedup > 0) doc.evaluation->speedup = speedup;
+  return doc;
+}
+
+results::Record turn_record(int turn, std::optional<std::int64_t> output_tokens,
+                            const std::string& answer, const std::string& feedback) {
+  results::Record doc;
+  doc.turn = turn;
+  doc.usage = results::TokenUsage{};
+  doc.usage->output_tokens = output_tokens;
+  doc.artifacts = results::Artifacts{};
+  doc.artifacts->answer = answer;
+  doc.feedback = results::FeedbackSent{feedback, "", ""};
   return doc;
 }
 
@@ -45,14 +60,9 @@ TEST(ResumeConversation, RebuildsTheHistoryFromTheRecordedFiles) {
   generate::ProblemPrompt problem;
   problem.key = "001_allreduce";
   problem.prompt.text = "the task";
-  const std::vector<nlohmann::json> records = {{{"turn", 0},
-                                                {"usage", {{"output_tokens", 40}}},
-                                                {"artifacts", {{"answer", "a/answer.md"}}},
-                                                {"feedback", {{"file", "a/feedback.md"}}}},
-                                               {{"turn", 1},
-                                                {"usage", {{"output_tokens", nullptr}}},
-                                                {"artifacts", {{"answer", "a/turn_1/answer.md"}}},
-                                                {"feedback", {{"file", "a/turn_1/feedback.md"}}}}};
+  const std::vector<results::Record> records = {
+      turn_record(0, 40, "a/answer.md", "a/feedback.md"),
+      turn_record(1, std::nullopt, "a/turn_1/answer.md", "a/turn_1/feedback.md")};
   TurnPolicy policy;
   policy.turns = 4;
   policy.max_tokens = 1000;

@@ -9,14 +9,15 @@
 namespace pkb::run {
 namespace {
 
-nlohmann::json generation() {
-  return {{"schema_version", 1},
-          {"problem", "001_allreduce"},
-          {"sample", 2},
-          {"turn", 0},
-          {"status", "generated"},
-          {"message", ""},
-          {"artifacts", {{"answer", "solutions/001_allreduce/sample_2/answer.md"}}}};
+results::Record generation() {
+  results::Record record;
+  record.problem = "001_allreduce";
+  record.sample = 2;
+  record.status = "generated";
+  record.message = "";
+  record.artifacts = results::Artifacts{};
+  record.artifacts->answer = "solutions/001_allreduce/sample_2/answer.md";
+  return record;
 }
 
 TEST(SampleRecord, EvaluatedCarriesEverySchemaTwoField) {
@@ -30,8 +31,8 @@ TEST(SampleRecord, EvaluatedCarriesEverySchemaTwoField) {
   outcome.compile.seconds = 1.5;
   outcome.compile.log = std::string(5000, 'x');
   outcome.plan_steps = 1;
-  const auto record =
-      evaluated_record(generation(), "collective", outcome, "sm_90a", "no GPU is visible", out);
+  const auto record = results::to_json(
+      evaluated_record(generation(), "collective", outcome, "sm_90a", "no GPU is visible", out));
   EXPECT_EQ(record["schema_version"], 2);
   EXPECT_EQ(record["status"], "compiled");
   EXPECT_EQ(record["category"], "collective");
@@ -47,7 +48,8 @@ TEST(SampleRecord, EvaluatedCarriesEverySchemaTwoField) {
   EXPECT_TRUE(std::filesystem::exists(out / "logs/001_allreduce/sample_2.txt"));
   std::filesystem::remove_all(out);
 
-  const auto back = generation_record(record);
+  const auto back = results::to_json(
+      generation_record(results::record_from_json(record, "evaluated record")));
   EXPECT_EQ(back["status"], "generated");
   EXPECT_EQ(back["schema_version"], 1);
   EXPECT_FALSE(back.contains("category"));
@@ -64,25 +66,29 @@ TEST(SampleRecord, CorrectSampleTakesItsSpeedupFromTheTiming) {
                  {"device", {{"emulated", false}}},
                  {"timing", {{"speedup", 1.25}, {"emulated", false}}}};
   const auto out = std::filesystem::temp_directory_path();
-  auto record = evaluated_record(generation(), "collective", outcome, "sm_90a", "", out);
+  auto record =
+      results::to_json(evaluated_record(generation(), "collective", outcome, "sm_90a", "", out));
   EXPECT_EQ(record["speedup"], 1.25);
   EXPECT_EQ(record["timing"]["speedup"], 1.25);
   EXPECT_EQ(record["eval"]["stage"], "done");
   outcome.status = results::SampleStatus::incorrect;
-  record = evaluated_record(generation(), "collective", outcome, "sm_90a", "", out);
+  record =
+      results::to_json(evaluated_record(generation(), "collective", outcome, "sm_90a", "", out));
   EXPECT_TRUE(record["speedup"].is_null());
 }
 
 TEST(SampleRecord, FailuresBeforeTheCompilerKeepTheirStatus) {
   auto gen = generation();
-  gen["status"] = "format_error";
-  gen["message"] = "no ```json block";
+  gen.status = "format_error";
+  gen.message = "no ```json block";
   const auto record = unevaluated_record(gen, "collective");
-  EXPECT_EQ(record["status"], "format_error");
-  EXPECT_TRUE(record["compile"].is_null());
-  EXPECT_TRUE(record["eval"].is_null());
-  EXPECT_EQ(generation_record(record)["status"], "format_error");
-  EXPECT_EQ(generation_record(record)["message"], "no ```json block");
+  const auto written = results::to_json(record);
+  EXPECT_EQ(written["status"], "format_error");
+  EXPECT_TRUE(written.contains("compile") && written["compile"].is_null());
+  EXPECT_TRUE(written.contains("eval") && written["eval"].is_null());
+  EXPECT_EQ(generation_record(record).status, "format_error");
+  EXPECT_EQ(generation_record(record).message, "no ```json block");
+  EXPECT_FALSE(results::to_json(generation_record(record)).contains("compile"));
 }
 
 }  // namespace
