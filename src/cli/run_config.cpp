@@ -62,12 +62,11 @@ PreparedRun prepare_run(const GlobalOptions& global, ModelFlags& flags, const Ev
   if (eval_flags.no_timing) config.generation.fingerprint["no_timing"] = true;
   add_turn_fingerprint(turn_flags, feedback_sha256, config.generation.fingerprint);
   config.generation.run_info["command"] = "pkb run" + model_flags_text(flags) +
-                                          eval_flags_text(eval_flags) +
-                                          turn_flags_text(turn_flags);
+                                          eval_flags_text(eval_flags) + turn_flags_text(turn_flags);
   config.turns = turns;
   config.feedback_template = std::move(feedback_template);
-  config.eval = eval_settings("run", eval_flags, flags.out, specs, prepared.dims, max_world,
-                              &interrupted());
+  config.eval =
+      eval_settings("run", eval_flags, flags.out, specs, prepared.dims, max_world, &interrupted());
   config.context = run_context(specs, max_world);
   config.problems = problems;
   return run;

@@ -4,12 +4,12 @@
 #include "src/feedback/status_details.h"
 
 #include "src/common/error.h"
-#include "src/results/sample_status.h"
 #include "src/feedback/compile_errors.h"
 #include "src/feedback/redact.h"
 #include "src/feedback/run_failure.h"
 #include "src/feedback/timing_text.h"
 #include "src/feedback/trial_table.h"
+#include "src/results/sample_status.h"
 
 namespace pkb::feedback {
 namespace {

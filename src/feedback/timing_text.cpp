@@ -35,8 +35,8 @@ std::string timing_details(const results::Record& record) {
   const results::Evaluation& evaluation = *record.evaluation;
   std::string out = "your kernels: " + time_line(timing->candidate) + "\n";
   const std::string& kind = timing->baseline_kind;
-  out += "baseline" + (kind.empty() ? "" : " (" + kind + ")") + ": " +
-         time_line(timing->baseline) + "\n";
+  out += "baseline" + (kind.empty() ? "" : " (" + kind + ")") + ": " + time_line(timing->baseline) +
+         "\n";
   if (timing->speedup)
     out += "speedup: " + number_text(*timing->speedup) + "x the baseline (above 1 is faster)\n";
   if (const auto fraction = evaluation.sol_fraction) {
@@ -49,9 +49,8 @@ std::string timing_details(const results::Record& record) {
     out +=
         "warning: this is faster than the hardware allows, so the timing does not count; "
         "make sure every call does all of its work\n";
-  out += timing->emulated
-             ? "timing: emulated (ranks shared a GPU), so the speed is not trusted\n"
-             : "timing: measured with one GPU per rank\n";
+  out += timing->emulated ? "timing: emulated (ranks shared a GPU), so the speed is not trusted\n"
+                          : "timing: measured with one GPU per rank\n";
   return out;
 }
 

@@ -24,7 +24,8 @@ std::string index_text(const std::vector<std::int64_t>& index, bool coordinates)
   if (index.empty()) return "-";
   if (!coordinates) return std::to_string(index[0]);
   std::string text = "[";
-  for (const auto coordinate : index) text += (text.size() > 1 ? ", " : "") + std::to_string(coordinate);
+  for (const auto coordinate : index)
+    text += (text.size() > 1 ? ", " : "") + std::to_string(coordinate);
   return text + "]";
 }
 

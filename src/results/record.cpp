@@ -106,16 +106,68 @@ Json optional_json(const std::optional<std::int64_t>& value) {
   return value ? Json(*value) : Json();
 }
 
+// Lenient reads of the worker's objects: what is missing or of another type reads as empty.
+std::optional<double> number_in(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>())
+                                               : std::nullopt;
+}
+bool flag_in(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  return it != object.end() && it->is_boolean() && it->get<bool>();
+}
+std::string text_in(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // Every key this type names; anything else goes to Record::other.
 const std::set<std::string>& named_keys() {
-  static const std::set<std::string> keys = {
-      "schema_version", "problem", "problem_id", "sample", "turn", "world", "dtype",
-      "prompt_sha256", "conversation_sha256", "cache_key", "status", "message", "attempts",
-      "latency_s", "request_id", "request_adjustments", "timeouts_after_accept", "failure_kind",
-      "http_status", "model", "response_id", "stop_reason", "raw_stop_reason", "usage",
-      "from_cache", "cuda_blocks", "json_blocks", "format_reason", "cuda_alias_used", "artifacts",
-      "time", "category", "compile", "plan_steps", "library_steps", "warnings", "eval", "timing",
-      "speedup", "sol_ms", "sol_fraction", "suspicious_fast", "sol", "conversation", "feedback"};
+  static const std::set<std::string> keys = {"schema_version",
+                                             "problem",
+                                             "problem_id",
+                                             "sample",
+                                             "turn",
+                                             "world",
+                                             "dtype",
+                                             "prompt_sha256",
+                                             "conversation_sha256",
+                                             "cache_key",
+                                             "status",
+                                             "message",
+                                             "attempts",
+                                             "latency_s",
+                                             "request_id",
+                                             "request_adjustments",
+                                             "timeouts_after_accept",
+                                             "failure_kind",
+                                             "http_status",
+                                             "model",
+                                             "response_id",
+                                             "stop_reason",
+                                             "raw_stop_reason",
+                                             "usage",
+                                             "from_cache",
+                                             "cuda_blocks",
+                                             "json_blocks",
+                                             "format_reason",
+                                             "cuda_alias_used",
+                                             "artifacts",
+                                             "time",
+                                             "category",
+                                             "compile",
+                                             "plan_steps",
+                                             "library_steps",
+                                             "warnings",
+                                             "eval",
+                                             "timing",
+                                             "speedup",
+                                             "sol_ms",
+                                             "sol_fraction",
+                                             "suspicious_fast",
+                                             "sol",
+                                             "conversation",
+                                             "feedback"};
   return keys;
 }
 
@@ -135,11 +187,10 @@ Evaluation read_evaluation(const Json& line, const Fields& fields) {
   evaluation.category = fields.text("category").value_or("");
   if (fields.object("compile")) {
     const Fields compile = fields.in("compile");
-    evaluation.compile = CompileInfo{compile.number("seconds").value_or(0),
-                                     compile.flag("cached").value_or(false),
-                                     compile.text("arch").value_or(""),
-                                     compile.text("nvrtc_version").value_or(""),
-                                     compile.text("log").value_or("")};
+    evaluation.compile =
+        CompileInfo{compile.number("seconds").value_or(0), compile.flag("cached").value_or(false),
+                    compile.text("arch").value_or(""), compile.text("nvrtc_version").value_or(""),
+                    compile.text("log").value_or("")};
   }
   evaluation.plan_steps = fields.small_integer("plan_steps").value_or(0);
   evaluation.library_steps = fields.texts("library_steps");
@@ -181,10 +232,11 @@ Json usage_json(const TokenUsage& usage) {
 
 Json artifacts_json(const Artifacts& artifacts) {
   Json out = Json::object();
-  const std::pair<const char*, const std::string*> paths[] = {
-      {"response", &artifacts.response}, {"answer", &artifacts.answer},
-      {"cuda", &artifacts.cuda},         {"plan", &artifacts.plan},
-      {"log", &artifacts.log}};
+  const std::pair<const char*, const std::string*> paths[] = {{"response", &artifacts.response},
+                                                              {"answer", &artifacts.answer},
+                                                              {"cuda", &artifacts.cuda},
+                                                              {"plan", &artifacts.plan},
+                                                              {"log", &artifacts.log}};
   for (const auto& [name, path] : paths)
     if (!path->empty()) out[name] = *path;
   return out;
@@ -301,9 +353,9 @@ Record record_from_json(const nlohmann::json& line, const std::string& where) {
   }
   if (fields.object("feedback")) {
     const Fields feedback = fields.in("feedback");
-    record.feedback = FeedbackSent{feedback.text("file").value_or(""),
-                                   feedback.text("scope").value_or(""),
-                                   feedback.text("note").value_or("")};
+    record.feedback =
+        FeedbackSent{feedback.text("file").value_or(""), feedback.text("scope").value_or(""),
+                     feedback.text("note").value_or("")};
   }
   for (const auto& [key, value] : line.items())
     if (!named_keys().count(key)) record.other[key] = value;
@@ -351,7 +403,8 @@ nlohmann::json to_json(const Record& record) {
     out["feedback"] = nullptr;
   }
   if (const auto& feedback = record.feedback)
-    out["feedback"] = {{"file", feedback->file}, {"scope", feedback->scope}, {"note", feedback->note}};
+    out["feedback"] = {
+        {"file", feedback->file}, {"scope", feedback->scope}, {"note", feedback->note}};
   return out;
 }
 
@@ -360,34 +413,25 @@ std::vector<TrialResult> trial_results(const EvalInfo& eval) {
   if (!eval.trials.is_array()) return out;
   for (const auto& trial : eval.trials) {
     if (!trial.is_object()) continue;
-    const auto number = [&](const char* name) -> std::optional<double> {
-      const auto it = trial.find(name);
-      return it != trial.end() && it->is_number() ? std::optional<double>(it->get<double>())
-                                                  : std::nullopt;
-    };
-    const auto flag = [&](const char* name) {
-      const auto it = trial.find(name);
-      return it != trial.end() && it->is_boolean() && it->get<bool>();
-    };
     TrialResult result;
-    result.passed = flag("passed");
-    result.skewed = flag("skewed");
-    const auto tensor = trial.find("tensor");
-    if (tensor != trial.end() && tensor->is_string()) result.tensor = tensor->get<std::string>();
-    result.rank = number("rank");
-    result.max_abs_err = number("max_abs_err");
-    result.max_rel_err = number("max_rel_err");
-    result.error_ratio = number("error_ratio");
-    result.mismatches = number("mismatches");
+    result.passed = flag_in(trial, "passed");
+    result.skewed = flag_in(trial, "skewed");
+    result.tensor = text_in(trial, "tensor");
+    result.rank = number_in(trial, "rank");
+    result.max_abs_err = number_in(trial, "max_abs_err");
+    result.max_rel_err = number_in(trial, "max_rel_err");
+    result.error_ratio = number_in(trial, "error_ratio");
+    result.mismatches = number_in(trial, "mismatches");
     // An int (flat index, -1 for none: docs/RESULTS.md) or a list of coordinates (the worker's).
     const auto index = trial.find("first_bad_index");
     if (index != trial.end() && index->is_number_integer() && index->get<std::int64_t>() >= 0)
       result.first_bad_index = {index->get<std::int64_t>()};
     if (index != trial.end() && index->is_array() &&
-        std::all_of(index->begin(), index->end(), [](const Json& c) { return c.is_number_integer(); }))
-    {
+        std::all_of(index->begin(), index->end(),
+                    [](const Json& c) { return c.is_number_integer(); })) {
       result.first_bad_is_coordinates = true;
-      for (const auto& coordinate : *index) result.first_bad_index.push_back(coordinate.get<std::int64_t>());
+      for (const auto& coordinate : *index)
+        result.first_bad_index.push_back(coordinate.get<std::int64_t>());
     }
     out.push_back(std::move(result));
   }
@@ -396,29 +440,19 @@ std::vector<TrialResult> trial_results(const EvalInfo& eval) {
 
 std::optional<TimingSummary> timing_summary(const nlohmann::json& timing) {
   if (!timing.is_object() || timing.empty()) return std::nullopt;
-  const auto number = [](const Json& object, const char* name) -> std::optional<double> {
-    const auto it = object.find(name);
-    return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>())
-                                                 : std::nullopt;
-  };
   const auto stats = [&](const char* name) {
     const auto it = timing.find(name);
     if (it == timing.end() || !it->is_object()) return TimeStats{};
-    return TimeStats{number(*it, "median_us"), number(*it, "p10_us"), number(*it, "p90_us"),
-                     number(*it, "iterations")};
-  };
-  const auto flag = [&](const char* name) {
-    const auto it = timing.find(name);
-    return it != timing.end() && it->is_boolean() && it->get<bool>();
+    return TimeStats{number_in(*it, "median_us"), number_in(*it, "p10_us"),
+                     number_in(*it, "p90_us"), number_in(*it, "iterations")};
   };
   TimingSummary summary;
   summary.candidate = stats("candidate");
   summary.baseline = stats("baseline");
-  const auto kind = timing.find("baseline_kind");
-  if (kind != timing.end() && kind->is_string()) summary.baseline_kind = kind->get<std::string>();
-  summary.speedup = number(timing, "speedup");
-  summary.emulated = flag("emulated");
-  summary.sol_flag = flag("sol_flag");
+  summary.baseline_kind = text_in(timing, "baseline_kind");
+  summary.speedup = number_in(timing, "speedup");
+  summary.emulated = flag_in(timing, "emulated");
+  summary.sol_flag = flag_in(timing, "sol_flag");
   return summary;
 }
 

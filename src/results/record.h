@@ -98,10 +98,10 @@ struct Record {
   std::optional<bool> cuda_alias_used;
   std::optional<Artifacts> artifacts;
   std::string time;
-  std::optional<Evaluation> evaluation;              // schema 2
-  std::optional<ConversationState> conversation;     // pkb run
-  std::optional<FeedbackSent> feedback;              // written (null or not) with `conversation`
-  nlohmann::json other = nlohmann::json::object();   // fields not named above, kept as read
+  std::optional<Evaluation> evaluation;             // schema 2
+  std::optional<ConversationState> conversation;    // pkb run
+  std::optional<FeedbackSent> feedback;             // written (null or not) with `conversation`
+  nlohmann::json other = nlohmann::json::object();  // fields not named above, kept as read
 
   std::optional<SampleStatus> sample_status() const { return parse_status(status); }
   std::optional<std::int64_t> output_tokens() const {

@@ -14,9 +14,9 @@
 namespace pkb::results {
 
 struct RecordsSummary {
-  int total = 0;    // records: one per turn
-  int samples = 0;  // distinct (problem, sample)
-  std::map<std::string, int> by_status;  // records per status
+  int total = 0;                                     // records: one per turn
+  int samples = 0;                                   // distinct (problem, sample)
+  std::map<std::string, int> by_status;              // records per status
   std::int64_t input_tokens = 0, output_tokens = 0;  // where the provider reported them
 
   int count(const std::string& status) const;

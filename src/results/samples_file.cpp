@@ -14,8 +14,9 @@ RecordsFile read_records(const std::filesystem::path& path, const std::string& n
   records.torn_line = file.torn_line;
   records.missing_final_newline = file.missing_final_newline;
   for (auto& line : file.lines)
-    records.lines.push_back({line.number, std::move(line.text),
-                             record_from_json(line.record, name + ":" + std::to_string(line.number))});
+    records.lines.push_back(
+        {line.number, std::move(line.text),
+         record_from_json(line.record, name + ":" + std::to_string(line.number))});
   return records;
 }
 

@@ -10,7 +10,8 @@ ScoredSample scored_sample(const Record& record, const std::string& file, int li
   sample.turn = record.turn;
   sample.status = record.status;
   sample.latency_s = record.latency_s;
-  if (const auto tokens = record.output_tokens()) sample.output_tokens = static_cast<double>(*tokens);
+  if (const auto tokens = record.output_tokens())
+    sample.output_tokens = static_cast<double>(*tokens);
   if (const auto& evaluation = record.evaluation) {
     sample.category = evaluation->category;
     sample.speedup = evaluation->speedup;

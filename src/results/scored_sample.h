@@ -15,10 +15,10 @@ struct ScoredSample {
   int sample = 0;
   int turn = 0;
   std::string status;  // a SampleStatus name, or "generated" (schema 1: answered, not evaluated)
-  std::optional<double> speedup;  // correct and timed
-  bool emulated = false;          // timing.emulated
-  bool flagged = false;           // suspicious_fast, or an older record's timing.sol_flag
-  std::optional<double> sol_fraction;  // speed-of-light floor / candidate median
+  std::optional<double> speedup;        // correct and timed
+  bool emulated = false;                // timing.emulated
+  bool flagged = false;                 // suspicious_fast, or an older record's timing.sol_flag
+  std::optional<double> sol_fraction;   // speed-of-light floor / candidate median
   std::optional<double> output_tokens;  // usage.output_tokens
   std::optional<double> latency_s;
   std::string file;  // where it came from, for messages: "DIR/samples.jsonl"

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "src/common/error.h"
-#include "src/problem/dims.h"
-#include "src/results/run_info.h"
-#include "src/results/durable_file.h"
 #include "src/generate/response_cache.h"
+#include "src/problem/dims.h"
+#include "src/results/durable_file.h"
 #include "src/results/run_file.h"
+#include "src/results/run_info.h"
 #include "src/results/run_lock.h"
 #include "src/results/samples_file.h"
 #include "src/run/sample_record.h"
@@ -79,7 +79,8 @@ nlohmann::json read_run_json(const fs::path& dir) {
 
 EvaluationProblems evaluation_problems(const fs::path& dir, const problem::ProblemIndex& index,
                                        const std::string& dims) {
-  const results::RunInfo run = results::run_info_from(read_run_json(dir), (dir / "run.json").string());
+  const results::RunInfo run =
+      results::run_info_from(read_run_json(dir), (dir / "run.json").string());
   EvaluationProblems problems;
   problems.dims_text = dims;
   if (problems.dims_text.empty()) problems.dims_text = run.fingerprint.value("dims", "bench");

@@ -76,10 +76,9 @@ results::Record evaluated_record(results::Record record, const std::string& cate
   if (run.is_object() && !run.value("log", "").empty())
     log += (log.empty() ? "" : "\n") + std::string("--- worker ---\n") + run.value("log", "");
   if (!log.empty()) {
-    const std::string path = "logs/" + record.problem + "/sample_" +
-                             std::to_string(record.sample) +
-                             (record.turn > 0 ? ".turn_" + std::to_string(record.turn) : std::string()) +
-                             ".txt";
+    const std::string path =
+        "logs/" + record.problem + "/sample_" + std::to_string(record.sample) +
+        (record.turn > 0 ? ".turn_" + std::to_string(record.turn) : std::string()) + ".txt";
     results::write_file_atomic(out / path, log, false);
     if (!record.artifacts) record.artifacts = results::Artifacts{};
     record.artifacts->log = path;

@@ -41,8 +41,8 @@ TEST(Record, EveryExampleRecordWritesBackAsItWasWritten) {
     const nlohmann::json line = example(status);
     const Record record = record_from_json(line, status);
     EXPECT_EQ(record.status, status);
-    EXPECT_EQ(to_json(record), line) << status << "\nwritten: " << to_json(record).dump()
-                                     << "\nread:    " << line.dump();
+    EXPECT_EQ(to_json(record), line)
+        << status << "\nwritten: " << to_json(record).dump() << "\nread:    " << line.dump();
   }
 }
 
