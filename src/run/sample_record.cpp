@@ -87,6 +87,7 @@ results::Record evaluated_record(results::Record record, const std::string& cate
 }
 
 results::Record generation_record(results::Record record) {
+  if (!record.evaluation) return record;  // a generation record already (schema 1)
   record.evaluation.reset();
   if (record.status != "api_error" && record.status != "format_error") {
     record.status = "generated";

@@ -21,8 +21,9 @@ results::Record evaluated_record(results::Record generation, const std::string& 
                                  const std::string& no_gpu_reason,
                                  const std::filesystem::path& out);
 
-/// The generation part of any record (schema 1 or 2): evaluation fields removed, status back to
-/// "generated" unless the sample failed before evaluation (api_error, format_error).
+/// The generation part of any record: a schema-1 record as it is; a schema-2 one without its
+/// evaluation fields and message, its status back to "generated" unless the sample failed before
+/// evaluation (api_error, format_error).
 results::Record generation_record(results::Record record);
 
 }  // namespace pkb::run
