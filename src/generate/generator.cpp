@@ -88,8 +88,8 @@ results::RunProblem run_problem(const ProblemPrompt& problem, const std::string&
 namespace {
 
 nlohmann::json run_json(const GenerateConfig& config, const std::string& started) {
-  nlohmann::json problems = nlohmann::json::array();
-  for (const auto& problem : config.problems) problems.push_back(to_json(run_problem(problem)));
+  std::vector<results::RunProblem> problems;
+  for (const auto& problem : config.problems) problems.push_back(run_problem(problem));
   nlohmann::json doc = config.run_info;
   doc["schema_version"] = results::kGenerationSchema;
   doc["kind"] = "generate";
@@ -98,7 +98,7 @@ nlohmann::json run_json(const GenerateConfig& config, const std::string& started
   doc["started"] = started;
   doc["fingerprint"] = config.fingerprint;
   doc["samples_per_problem"] = config.samples;
-  doc["problems"] = problems;
+  doc["problems"] = results::to_json(problems);
   if (!config.shard.whole()) doc["shard"] = shard::shard_json(config.shard);
   return doc;
 }

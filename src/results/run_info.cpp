@@ -35,6 +35,12 @@ nlohmann::json to_json(const RunProblem& problem) {
   return doc;
 }
 
+nlohmann::json to_json(const std::vector<RunProblem>& problems) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& problem : problems) list.push_back(to_json(problem));
+  return list;
+}
+
 std::string RunInfo::shard_label() const {
   return shard ? std::to_string(shard->index) + "/" + std::to_string(shard->count) : "";
 }

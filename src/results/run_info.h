@@ -20,6 +20,8 @@ struct RunProblem {  // one entry of run.json's `problems`
 
 /// {key, id, category, world, dtype, prompt_sha256}; id and category only when known.
 nlohmann::json to_json(const RunProblem& problem);
+/// run.json's `problems`.
+nlohmann::json to_json(const std::vector<RunProblem>& problems);
 
 struct RunShard {
   int index = -1;

@@ -6,10 +6,8 @@
 #include <unistd.h>
 
 #include <set>
-#include <sstream>
 
 #include "src/common/error.h"
-#include "src/generate/response_cache.h"
 #include "src/problem/dims.h"
 #include "src/results/durable_file.h"
 #include "src/results/run_file.h"
@@ -123,7 +121,7 @@ RunSummary evaluate_directory(const EvaluateConfig& config, RunStats& stats) {
   if (!continuing) base["evaluated_from"] = doc.value("kind", "");
   base["command"] = config.command;
   base["fingerprint"] = evaluation_fingerprint(doc, config);
-  base["problems"] = problems_json(config.problems);
+  base["problems"] = results::to_json(config.problems);
   doc = run_json(base, "evaluate", config.context, started);
   results::write_run_file(dir, doc);
 

@@ -6,7 +6,6 @@
 
 #include "src/common/error.h"
 #include "src/results/durable_file.h"
-#include "src/generate/response_cache.h"
 #include "src/run/sample_record.h"
 
 namespace pkb::run {

@@ -23,12 +23,6 @@ nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunC
   return base;
 }
 
-nlohmann::json problems_json(const std::vector<results::RunProblem>& problems) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& problem : problems) list.push_back(results::to_json(problem));
-  return list;
-}
-
 RunSummary finish_run_file(const std::filesystem::path& dir, nlohmann::json& doc, int resumed,
                            bool cancelled) {
   RunSummary summary{results::summarize_records(dir / "samples.jsonl"), resumed, cancelled};

@@ -25,9 +25,6 @@ struct RunContext {
 nlohmann::json run_json(nlohmann::json base, const std::string& kind, const RunContext& context,
                         const std::string& started);
 
-/// run.json's `problems`.
-nlohmann::json problems_json(const std::vector<results::RunProblem>& problems);
-
 /// How a run or an evaluation ended.
 struct RunSummary {
   results::RecordsSummary records;  // over every record in samples.jsonl, an earlier process's too

@@ -55,7 +55,7 @@ RunSummary run_pipeline(const RunConfig& config, model::ModelClient& client,
   nlohmann::json doc = run_json(generation.run_info, "run", config.context, started);
   doc["fingerprint"] = generation.fingerprint;
   doc["samples_per_problem"] = generation.samples;
-  doc["problems"] = problems_json(config.problems);
+  doc["problems"] = results::to_json(config.problems);
   doc["resumed_samples"] = resumed;
   if (!resume.unfinished.empty())
     doc["resumed_conversations"] = static_cast<int>(resume.unfinished.size());
