@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <set>
 #include <thread>
 
 #include "src/common/error.h"
@@ -46,17 +45,10 @@ void check_out_dir(const GenerateConfig& config) {
       throw InputError(run_json.string() +
                        ": fingerprint: expected the settings of a pkb generate run, got none");
     // Both ways: a field only the directory has (e.g. no_timing) differs as much as a value.
-    std::set<std::string> names;
-    for (const auto& item : config.fingerprint.items()) names.insert(item.key());
-    for (const auto& item : existing["fingerprint"].items()) names.insert(item.key());
-    for (const auto& name : names) {
-      const auto& recorded = existing["fingerprint"];
-      const bool had = recorded.contains(name), has = config.fingerprint.contains(name);
-      if (had && has && recorded[name] == config.fingerprint[name]) continue;
-      throw UsageError("--resume: " + out.string() + " was generated with " + name + " = " +
-                       (had ? recorded[name].dump() : "(unset)") + ", not " +
-                       (has ? config.fingerprint[name].dump() : "(unset)"));
-    }
+    if (const auto difference =
+            results::fingerprint_difference(existing["fingerprint"], config.fingerprint))
+      throw UsageError("--resume: " + out.string() + " was generated with " + difference->field +
+                       " = " + difference->first + ", not " + difference->other);
     const nlohmann::json shard = existing.value("shard", nlohmann::json());
     if (shard != shard::shard_json(config.shard))
       throw UsageError(

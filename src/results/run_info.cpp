@@ -92,13 +92,22 @@ std::optional<RunInfo> read_run_info_if_any(const std::filesystem::path& dir) {
   }
 }
 
-std::optional<SettingDifference> first_difference(const RunInfo& first, const RunInfo& other) {
+std::optional<SettingDifference> fingerprint_difference(const nlohmann::json& first,
+                                                        const nlohmann::json& other) {
   std::set<std::string> names;
-  for (const auto& item : first.fingerprint.items()) names.insert(item.key());
-  for (const auto& item : other.fingerprint.items()) names.insert(item.key());
+  for (const auto& item : first.items()) names.insert(item.key());
+  for (const auto& item : other.items()) names.insert(item.key());
   for (const auto& name : names) {
-    const nlohmann::json a = field(first.fingerprint, name), b = field(other.fingerprint, name);
-    if (a != b) return SettingDifference{"fingerprint." + name, setting_text(a), setting_text(b)};
+    const nlohmann::json a = field(first, name), b = field(other, name);
+    if (a != b) return SettingDifference{name, setting_text(a), setting_text(b)};
+  }
+  return std::nullopt;
+}
+
+std::optional<SettingDifference> first_difference(const RunInfo& first, const RunInfo& other) {
+  if (auto difference = fingerprint_difference(first.fingerprint, other.fingerprint)) {
+    difference->field = "fingerprint." + difference->field;
+    return difference;
   }
   const nlohmann::json a = field(first.doc, "hardware_key"), b = field(other.doc, "hardware_key");
   if (a != b) return SettingDifference{"hardware_key", setting_text(a), setting_text(b)};

@@ -66,4 +66,9 @@ struct SettingDifference {
 };
 std::optional<SettingDifference> first_difference(const RunInfo& first, const RunInfo& other);
 
+/// The same rule for two fingerprints alone (what `--resume` compares); `field` is the name
+/// inside the fingerprint ("max_tokens").
+std::optional<SettingDifference> fingerprint_difference(const nlohmann::json& first,
+                                                        const nlohmann::json& other);
+
 }  // namespace pkb::results

@@ -117,7 +117,7 @@ TEST(RunCli, AnUntimedRunSaysSoInItsFingerprintAndResumesOnlyUntimed) {
   const PkbRun timed = run_pkb(run_args(out, "--problems 1 --resume"));
   EXPECT_EQ(timed.exit_code, 2);
   EXPECT_EQ(timed.err,
-            "pkb: error: --resume: " + out + " was generated with no_timing = true, not (unset)\n");
+            "pkb: error: --resume: " + out + " was generated with no_timing = true, not absent\n");
   EXPECT_EQ(run_pkb(run_args(out, "--problems 1 --no-timing --resume")).exit_code, 0);
   // A timed run's fingerprint has no such field (and so still matches runs made before it).
   EXPECT_FALSE(
