@@ -15,7 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bumped when the cache entry layout or the meaning of a field changes.
-constexpr const char* kKeyVersion = "pkb-compile-key-v2";  // v2: entries hold signatures.json
+// v2: entries hold signatures.json; v3: logs lost the NUL bytes NVRTC ended them with.
+constexpr const char* kKeyVersion = "pkb-compile-key-v3";
 
 void add_field(std::string& out, const std::string& tag, const std::string& value) {
   out += tag + ' ' + std::to_string(value.size()) + ':' + value + '\n';
