@@ -7,6 +7,7 @@
 
 #include "src/cli/command.h"
 #include "src/cli/problem_args.h"
+#include "src/cli/run_options.h"
 #include "src/common/error.h"
 #include "src/problem/dims.h"
 #include "src/prompt/prompt.h"
@@ -40,12 +41,7 @@ std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global) {
     setting.dtype = dtype;
     setting.dims = std::move(dims);
     setting.hardware = flags->hardware;
-    auto sources = prompt::default_sources(index.root());
-    if (!flags->template_path.empty()) {
-      if (!std::filesystem::is_regular_file(flags->template_path))
-        throw UsageError("--template " + flags->template_path + ": no such file");
-      sources.template_path = flags->template_path;
-    }
+    const auto sources = prompt_sources(index, flags->template_path);
     const auto built = prompt::build_prompt(spec, setting, sources);
     spdlog::info("prompt: {} at W={}, {}: {} bytes, sha256 {}", spec.key, setting.world,
                  dtype_name(setting.dtype), built.text.size(), built.sha256);

@@ -47,12 +47,7 @@ void check_temperature(const ModelFlags& flags, const model::ModelSpec& spec) {
 void build_prompts(const problem::ProblemIndex& index, const ModelFlags& flags,
                    std::string& template_sha256, PreparedGeneration& prepared) {
   const auto keys = parse_problem_list(index, flags.problems);
-  auto sources = prompt::default_sources(index.root());
-  if (!flags.template_path.empty()) {
-    if (!std::filesystem::is_regular_file(flags.template_path))
-      throw UsageError("--template " + flags.template_path + ": no such file");
-    sources.template_path = flags.template_path;
-  }
+  const auto sources = prompt_sources(index, flags.template_path);
   template_sha256 = sha256_hex(results::read_file(sources.template_path));
   for (const auto& key : keys) {
     auto spec = index.load(key);
@@ -125,6 +120,17 @@ std::string base_url_text() {
 }
 
 }  // namespace
+
+prompt::PromptSources prompt_sources(const problem::ProblemIndex& index,
+                                     const std::string& template_path) {
+  auto sources = prompt::default_sources(index.root());
+  if (!template_path.empty()) {
+    if (!std::filesystem::is_regular_file(template_path))
+      throw UsageError("--template " + template_path + ": no such file");
+    sources.template_path = template_path;
+  }
+  return sources;
+}
 
 void add_model_flags(CLI::App& app, ModelFlags& flags, bool out_required,
                      const std::string& default_model) {

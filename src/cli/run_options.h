@@ -13,7 +13,9 @@
 #include "src/cli/problem_args.h"
 #include "src/generate/generator.h"
 #include "src/model/model_client.h"
+#include "src/problem/problem_index.h"
 #include "src/problem/spec.h"
+#include "src/prompt/prompt.h"
 
 namespace pkb::cli {
 
@@ -54,5 +56,10 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
 
 /// The shared part of the command line, for run.json: " --model M --problems ..." .
 std::string model_flags_text(const ModelFlags& flags);
+
+/// The prompt's files under `index`'s root, with `--template FILE` when given (pkb prompt, generate
+/// and run). Throws pkb::UsageError "--template FILE: no such file".
+prompt::PromptSources prompt_sources(const problem::ProblemIndex& index,
+                                     const std::string& template_path);
 
 }  // namespace pkb::cli
