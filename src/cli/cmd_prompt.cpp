@@ -35,12 +35,7 @@ std::function<int()> setup_prompt(CLI::App& app, const GlobalOptions& global) {
     if (flags->hash && flags->json) throw UsageError("prompt: give --hash or --json, not both");
     const auto index = open_index(global);
     const auto spec = index.load(index.resolve(flags->problem));
-    prompt::PromptSetting setting;
-    auto [world, dtype, dims] = resolve_setting(spec, flags->setting);
-    setting.world = world;
-    setting.dtype = dtype;
-    setting.dims = std::move(dims);
-    setting.hardware = flags->hardware;
+    const prompt::PromptSetting setting = prompt_setting(spec, flags->setting, flags->hardware);
     const auto sources = prompt_sources(index, flags->template_path);
     const auto built = prompt::build_prompt(spec, setting, sources);
     spdlog::info("prompt: {} at W={}, {}: {} bytes, sha256 {}", spec.key, setting.world,

@@ -1,11 +1,12 @@
 // ProgressTicker and rate_and_eta (see progress_ticker.h).
 #include "src/cli/progress_ticker.h"
-#include "src/cli/progress.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdio>
+
+#include "src/cli/progress.h"
 
 namespace pkb::cli {
 namespace {

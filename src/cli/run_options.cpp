@@ -11,9 +11,9 @@
 #include "src/cli/problem_list.h"
 #include "src/common/error.h"
 #include "src/common/sha256.h"
-#include "src/results/durable_file.h"
 #include "src/generate/replay_client.h"
 #include "src/problem/dims.h"
+#include "src/results/durable_file.h"
 #include "src/shard/shard.h"
 
 namespace pkb::cli {
@@ -51,12 +51,7 @@ void build_prompts(const problem::ProblemIndex& index, const ModelFlags& flags,
   template_sha256 = sha256_hex(results::read_file(sources.template_path));
   for (const auto& key : keys) {
     auto spec = index.load(key);
-    prompt::PromptSetting setting;
-    setting.hardware = flags.hardware;
-    auto [world, dtype, dims] = resolve_setting(spec, flags.setting);
-    setting.world = world;
-    setting.dtype = dtype;
-    setting.dims = std::move(dims);
+    const prompt::PromptSetting setting = prompt_setting(spec, flags.setting, flags.hardware);
     prepared.config.problems.push_back({spec.key, spec.id, setting.world, setting.dtype,
                                         prompt::build_prompt(spec, setting, sources)});
     prepared.dims.push_back(setting.dims);
@@ -120,6 +115,17 @@ std::string base_url_text() {
 }
 
 }  // namespace
+
+prompt::PromptSetting prompt_setting(const problem::ProblemSpec& spec, const SettingFlags& flags,
+                                     const std::string& hardware) {
+  ProblemSetting resolved = resolve_setting(spec, flags);
+  prompt::PromptSetting setting;
+  setting.world = resolved.world;
+  setting.dtype = resolved.dtype;
+  setting.dims = std::move(resolved.dims);
+  setting.hardware = hardware;
+  return setting;
+}
 
 prompt::PromptSources prompt_sources(const problem::ProblemIndex& index,
                                      const std::string& template_path) {

@@ -57,6 +57,11 @@ PreparedGeneration prepare_generation(const GlobalOptions& global, ModelFlags& f
 /// The shared part of the command line, for run.json: " --model M --problems ..." .
 std::string model_flags_text(const ModelFlags& flags);
 
+/// The prompt's setting for `spec`: --world, --dtype and --dims by resolve_setting, and the
+/// machine described (--hardware).
+prompt::PromptSetting prompt_setting(const problem::ProblemSpec& spec, const SettingFlags& flags,
+                                     const std::string& hardware);
+
 /// The prompt's files under `index`'s root, with `--template FILE` when given (pkb prompt, generate
 /// and run). Throws pkb::UsageError "--template FILE: no such file".
 prompt::PromptSources prompt_sources(const problem::ProblemIndex& index,

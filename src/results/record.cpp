@@ -91,7 +91,11 @@ class Fields {
     }
     return out;
   }
-  Fields in(const char* name) const { return Fields(*object(name), where_ + ": " + name); }
+  // The object at `name`, read the same way; nothing when it is absent or null.
+  std::optional<Fields> in(const char* name) const {
+    const Json* value = object(name);
+    return value ? std::optional<Fields>(Fields(*value, where_ + ": " + name)) : std::nullopt;
+  }
 
  private:
   const Json& object_;
@@ -182,44 +186,39 @@ Artifacts read_artifacts(const Fields& artifacts) {
           artifacts.text("log").value_or("")};
 }
 
-Evaluation read_evaluation(const Json& line, const Fields& fields) {
+Evaluation read_evaluation(const Fields& fields) {
   Evaluation evaluation;
   evaluation.category = fields.text("category").value_or("");
-  if (fields.object("compile")) {
-    const Fields compile = fields.in("compile");
+  if (const auto compile = fields.in("compile"))
     evaluation.compile =
-        CompileInfo{compile.number("seconds").value_or(0), compile.flag("cached").value_or(false),
-                    compile.text("arch").value_or(""), compile.text("nvrtc_version").value_or(""),
-                    compile.text("log").value_or("")};
-  }
+        CompileInfo{compile->number("seconds").value_or(0), compile->flag("cached").value_or(false),
+                    compile->text("arch").value_or(""), compile->text("nvrtc_version").value_or(""),
+                    compile->text("log").value_or("")};
   evaluation.plan_steps = fields.small_integer("plan_steps").value_or(0);
   evaluation.library_steps = fields.texts("library_steps");
   evaluation.warnings = fields.texts("warnings");
-  if (fields.object("eval")) {
-    const Fields eval = fields.in("eval");
+  if (const auto eval = fields.in("eval")) {
     EvalInfo info;
-    info.stage = eval.text("stage").value_or("");
-    info.seconds = eval.number("seconds");
-    if (const Json* trials = eval.find("trials")) {
-      if (!trials->is_array()) eval.bad("trials", "a list", trials);
+    info.stage = eval->text("stage").value_or("");
+    info.seconds = eval->number("seconds");
+    if (const Json* trials = eval->find("trials")) {
+      if (!trials->is_array()) eval->bad("trials", "a list", trials);
       info.trials = *trials;
     }
-    if (const Json* device = eval.find("device")) info.device = *device;
-    info.no_gpu_reason = eval.text("no_gpu_reason");
+    if (const Json* device = eval->find("device")) info.device = *device;
+    info.no_gpu_reason = eval->text("no_gpu_reason");
     evaluation.eval = std::move(info);
   }
-  if (fields.object("timing")) evaluation.timing = line["timing"];
+  if (const Json* timing = fields.object("timing")) evaluation.timing = *timing;
   evaluation.speedup = fields.number("speedup");
   if (evaluation.speedup && !(*evaluation.speedup > 0))
     fields.bad("speedup", "a positive number or null", fields.find("speedup"));
   evaluation.sol_ms = fields.number("sol_ms");
   evaluation.sol_fraction = fields.number("sol_fraction");
   evaluation.suspicious_fast = fields.flag("suspicious_fast").value_or(false);
-  if (fields.object("sol")) {
-    const Fields sol = fields.in("sol");
-    evaluation.sol = SolInfo{sol.text("binding").value_or(""), sol.text("profile").value_or(""),
-                             sol.text("note").value_or("")};
-  }
+  if (const auto sol = fields.in("sol"))
+    evaluation.sol = SolInfo{sol->text("binding").value_or(""), sol->text("profile").value_or(""),
+                             sol->text("note").value_or("")};
   return evaluation;
 }
 
@@ -287,8 +286,7 @@ const std::vector<std::string>& known_statuses() {
 }
 
 void check_schema_version(const nlohmann::json& doc, const std::string& where) {
-  const auto it = doc.find("schema_version");
-  const Json* version = it == doc.end() || it->is_null() ? nullptr : &*it;
+  const Json* version = Fields(doc, where).find("schema_version");
   if (!version || !version->is_number_integer() || version->get<std::int64_t>() < 1)
     throw InputError(where, "schema_version", "an integer >= 1",
                      version ? shown(*version) : "nothing");
@@ -336,27 +334,23 @@ Record record_from_json(const nlohmann::json& line, const std::string& where) {
   record.response_id = fields.text("response_id");
   record.stop_reason = fields.text("stop_reason");
   record.raw_stop_reason = fields.text("raw_stop_reason");
-  if (fields.object("usage")) record.usage = read_usage(fields.in("usage"));
+  if (const auto usage = fields.in("usage")) record.usage = read_usage(*usage);
   record.from_cache = fields.flag("from_cache");
   record.cuda_blocks = fields.small_integer("cuda_blocks");
   record.json_blocks = fields.small_integer("json_blocks");
   record.format_reason = fields.text("format_reason");
   record.cuda_alias_used = fields.flag("cuda_alias_used");
-  if (fields.object("artifacts")) record.artifacts = read_artifacts(fields.in("artifacts"));
+  if (const auto artifacts = fields.in("artifacts")) record.artifacts = read_artifacts(*artifacts);
   record.time = fields.text("time").value_or("");
-  if (record.schema_version >= 2) record.evaluation = read_evaluation(line, fields);
-  if (fields.object("conversation")) {
-    const Fields conversation = fields.in("conversation");
-    record.conversation = ConversationState{conversation.small_integer("turns").value_or(1),
-                                            conversation.integer("output_tokens").value_or(0),
-                                            conversation.text("end")};
-  }
-  if (fields.object("feedback")) {
-    const Fields feedback = fields.in("feedback");
+  if (record.schema_version >= 2) record.evaluation = read_evaluation(fields);
+  if (const auto conversation = fields.in("conversation"))
+    record.conversation = ConversationState{conversation->small_integer("turns").value_or(1),
+                                            conversation->integer("output_tokens").value_or(0),
+                                            conversation->text("end")};
+  if (const auto feedback = fields.in("feedback"))
     record.feedback =
-        FeedbackSent{feedback.text("file").value_or(""), feedback.text("scope").value_or(""),
-                     feedback.text("note").value_or("")};
-  }
+        FeedbackSent{feedback->text("file").value_or(""), feedback->text("scope").value_or(""),
+                     feedback->text("note").value_or("")};
   for (const auto& [key, value] : line.items())
     if (!named_keys().count(key)) record.other[key] = value;
   return record;

@@ -16,7 +16,6 @@ namespace {
 
 void read_run_json(ResultsDir& result) {
   result.run = run_info_from(read_run_file(result.dir), result.name + "/run.json");
-  for (const auto& problem : result.run.problems) result.problems.push_back(problem.key);
 }
 
 void read_samples(ResultsDir& result) {

@@ -23,7 +23,6 @@ struct ResultsDir {
   RunInfo run;              // run.json
   std::vector<ScoredSample> samples;
   std::vector<SkippedRecord> skipped;               // a torn last line
-  std::vector<std::string> problems;                // run.json problems[].key, in order
 };
 
 /// True when `dir` holds run.json and samples.jsonl.

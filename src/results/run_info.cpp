@@ -109,8 +109,11 @@ std::optional<SettingDifference> first_difference(const RunInfo& first, const Ru
     difference->field = "fingerprint." + difference->field;
     return difference;
   }
-  const nlohmann::json a = field(first.doc, "hardware_key"), b = field(other.doc, "hardware_key");
-  if (a != b) return SettingDifference{"hardware_key", setting_text(a), setting_text(b)};
+  const auto shown = [](const std::string& key) {
+    return key.empty() ? setting_text(nullptr) : setting_text(key);
+  };
+  if (first.hardware_key != other.hardware_key)
+    return SettingDifference{"hardware_key", shown(first.hardware_key), shown(other.hardware_key)};
   return std::nullopt;
 }
 

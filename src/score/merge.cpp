@@ -40,9 +40,9 @@ Pool merge_dirs(const std::vector<results::ResultsDir>& dirs, bool allow_mixed) 
       pool.records.push_back({&record, source});
       if (!record.category.empty()) pool.categories.emplace(record.problem, record.category);
     }
-    for (const auto& problem : dir.problems)
-      if (std::find(pool.problems.begin(), pool.problems.end(), problem) == pool.problems.end())
-        pool.problems.push_back(problem);
+    for (const auto& problem : dir.run.problems)
+      if (std::find(pool.problems.begin(), pool.problems.end(), problem.key) == pool.problems.end())
+        pool.problems.push_back(problem.key);
     for (const auto& problem : dir.run.problems)
       if (!problem.category.empty()) pool.categories.emplace(problem.key, problem.category);
     pool.skipped.insert(pool.skipped.end(), dir.skipped.begin(), dir.skipped.end());

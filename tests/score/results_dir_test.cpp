@@ -39,7 +39,7 @@ void replace_line(const fs::path& dir, int line_no, const std::string& text) {
 TEST(ResultsDir, ReadsEveryRecordWithItsCategory) {
   const ResultsDir dir = load_results_dir(test::fixture_dir("basic"));
   ASSERT_EQ(dir.samples.size(), 10u);
-  EXPECT_EQ(dir.problems.size(), 5u);
+  EXPECT_EQ(dir.run.problems.size(), 5u);
   EXPECT_EQ(dir.samples[6].problem, "p_some");
   EXPECT_EQ(dir.samples[6].category, "fused");
   EXPECT_TRUE(dir.samples[6].emulated);
