@@ -1,6 +1,8 @@
 // Error text for the driver API and cuBLAS (see cu_check.h).
 #include "harness/cuda/cu_check.h"
 
+#include "harness/cuda/sticky_errors.h"
+
 namespace pkb::harness {
 
 std::string cu_error_text(CUresult result) {
@@ -14,7 +16,8 @@ std::string cu_error_text(CUresult result) {
 
 void throw_cu_error(CUresult result, const char* call, const char* file, int line) {
   throw CudaError(std::string(call) + " failed: " + cu_error_text(result) + " (" + file + ":" +
-                      std::to_string(line) + ")",
+                      std::to_string(line) + ")" +
+                      (is_sticky_error(static_cast<int>(result)) ? " (a sticky error: the context is lost)" : ""),
                   static_cast<int>(result));
 }
 

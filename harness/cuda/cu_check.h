@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "harness/cuda/device_error.h"
+#include "harness/executor/device_error.h"
 
 namespace pkb::harness {
 

@@ -214,7 +214,7 @@ void CudaDevice::load_harness_kernels() {
   }
 }
 
-void CudaDevice::load_module(const std::string& cubin) {
+void CudaDevice::load_module(const std::string& cubin, const std::string&) {
   cubin_ = cubin;
   reload_module();
 }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "harness/cuda/cublas_gemm.h"
-#include "harness/cuda/exec_device.h"
+#include "harness/executor/exec_device.h"
 #include "harness/cuda/green_partition.h"
 #include "harness/cuda/multicast_buffer.h"
 #include "harness/cuda/nccl_collectives.h"
@@ -39,7 +39,7 @@ class CudaDevice final : public ExecDevice {
 
   // ExecDevice. The module is loaded with cuLibraryLoadData: one library for every context.
   const DeviceInfo& info() const override { return info_; }
-  void load_module(const std::string& cubin) override;
+  void load_module(const std::string& cubin, const std::string& ptx) override;
   void reload_module() override;
   void prepare_library_steps(bool gemm, bool collectives) override;
   void fill(int rank, DevAddr dst, const FillPattern& pattern, std::uint64_t bytes) override;

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "harness/cuda/exec_device.h"
-#include "harness/cuda/worker_protocol.h"
+#include "harness/executor/exec_device.h"
+#include "harness/executor/worker_protocol.h"
 
 namespace pkb::harness {
 

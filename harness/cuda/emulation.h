@@ -1,7 +1,7 @@
 // Whether a run emulates W ranks on one GPU (docs/ARCHITECTURE.md, "Evaluation" "Emulation"). Pure: unit-tested.
 #pragma once
 
-#include "harness/cuda/worker_protocol.h"
+#include "harness/executor/worker_protocol.h"
 
 namespace pkb::harness {
 

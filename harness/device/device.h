@@ -55,6 +55,7 @@ struct SyncResult {
   bool timed_out = false;
   int rank = -1;       // the rank that failed or did not finish, -1 when ok
   std::string error;   // "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
+  bool not_executed = false;  // the simulated node met an instruction it does not implement
 };
 
 class Device {

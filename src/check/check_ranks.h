@@ -1,6 +1,6 @@
 // The correctness rule applied to a whole call: every output of every rank against the fp64
 // reference, with the reference's own error in P as the yardstick. `pkb validate` and the GPU
-// executor (harness/cuda/trial.cpp) both call it, so they judge alike.
+// executor (harness/executor/trial.cpp) both call it, so they judge alike.
 #pragma once
 
 #include <vector>

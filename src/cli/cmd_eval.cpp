@@ -1,12 +1,14 @@
-// `pkb eval P SOLUTION [--plan FILE] [--world W] [--dtype D] [--dims ...] [--trials T] [--arch A] [--json]`:
-// compiles, checks and times one solution (a model's answer, or a .cu file with --plan). Without
-// a GPU it compiles, validates the plan and says that running it needs one (status compiled).
+// `pkb eval P SOLUTION [--plan FILE] [--world W] [--dtype D] [--dims ...] [--trials T] [--arch A]
+// [--device auto|gpu|sim] [--json]`: compiles, checks and times one solution (a model's answer, or
+// a .cu file with --plan). Without a GPU the simulated node judges it (at test dims unless --dims
+// says otherwise; nothing is timed); with --device gpu and no GPU it stops at `compiled`.
 #include <filesystem>
 #include <iostream>
 
 #include "src/cli/command.h"
 #include "src/cli/eval_report.h"
 #include "src/cli/problem_args.h"
+#include "src/cli/run_eval_flags.h"
 #include "src/common/error.h"
 #include "src/eval/eval.h"
 
@@ -14,7 +16,7 @@ namespace pkb::cli {
 
 std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, solution, plan, arch, work_dir;
+    std::string problem, solution, plan, arch, work_dir, device = "auto";
     SettingFlags setting;
     int trials = 5;
     double compile_timeout = 120, run_timeout = 600;
@@ -27,6 +29,9 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   add_setting_flags(app, flags->setting);
   app.add_option("--trials", flags->trials, "Correctness trials, each with fresh secret inputs (default 5)")->check(CLI::Range(1, 100));
   app.add_option("--arch", flags->arch, "NVRTC target, e.g. sm_90a, sm_100a (default: the GPU's, else sm_90a)");
+  app.add_option("--device", flags->device,
+                 "Who judges: auto (the GPU, else the simulated node), gpu, or sim (the PTX run on the "
+                 "CPU: a verdict, no timing) (default auto)");
   app.add_option("--compile-timeout", flags->compile_timeout, "Seconds before NVRTC is stopped (default 120)")->check(CLI::PositiveNumber);
   app.add_option("--run-timeout", flags->run_timeout, "Seconds before the GPU worker is killed (default 600)")->check(CLI::PositiveNumber);
   app.add_option("--work-dir", flags->work_dir, "Keep the cubin, PTX and worker files here (default: a temporary folder)");
@@ -52,7 +57,8 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
       throw UsageError("--plan " + flags->plan + ": no such file");
     if (!std::filesystem::exists(flags->solution)) throw UsageError(flags->solution + ": no such file");
     const auto candidate = eval::load_candidate(flags->solution, flags->plan);
-    const auto target = eval::choose_target(flags->arch, request.world);
+    const auto target = eval::choose_target(flags->arch, request.world, device_choice(flags->device));
+    if (target.sim && !flags->setting.dims_given()) request.dims = spec.test_dims;
     const auto outcome = eval::evaluate(candidate, request, target);
     if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";
     else print_outcome(spec, request, target, outcome);

@@ -48,8 +48,8 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
     run::EvaluateConfig config;
     config.dir = dir;
     config.eval = eval_settings("evaluate", flags->eval, dir, specs, problems.dims,
-                                problems.max_world, &interrupted());
-    config.context = run_context(specs, problems.max_world);
+                                problems.max_world, &interrupted(), !flags->dims.empty());
+    config.context = run_context(specs, problems.max_world, config.eval.target);
     config.problems = problems.entries;
     config.command = "pkb evaluate " + flags->dir + shard_flags + " --dims " + problems.dims_text +
                      eval_flags_text(flags->eval);

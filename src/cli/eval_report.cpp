@@ -21,7 +21,7 @@ nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval
       {"dims", request.dims},
       {"status", results::status_name(outcome.status)},
       {"message", outcome.message},
-      {"target", {{"arch", target.arch}, {"gpu", target.gpu}, {"gpu_name", target.gpu_name},
+      {"target", {{"arch", target.arch}, {"gpu", target.gpu}, {"sim", target.sim}, {"gpu_name", target.gpu_name},
                   {"gpu_count", target.gpu_count}, {"num_sms", target.limits.num_sms},
                   {"multicast", target.limits.multicast}}},
   };
@@ -51,7 +51,7 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
   Table table({"stage", "result"});
   table.add_comment(spec.key + ": W=" + std::to_string(request.world) + " P=" + std::string(dtype_name(request.dtype)) +
                     " " + dims_text(request.dims) + " target " + target.arch +
-                    (target.gpu ? " (" + target.gpu_name + ")" : " (no GPU)"));
+                    (target.gpu ? " (" + target.gpu_name + ")" : target.sim ? " (no GPU: the simulated node judges)" : " (no GPU)"));
   if (!outcome.compile.key.empty()) {
     std::string kernels;
     for (const auto& kernel : outcome.compile.kernels) kernels += (kernels.empty() ? "" : " ") + kernel.name;

@@ -15,7 +15,9 @@ problem::ProblemIndex open_index(const GlobalOptions& global) {
 void add_setting_flags(CLI::App& app, SettingFlags& flags) {
   app.add_option("--world", flags.world, "World size W (default: the largest the problem allows)");
   app.add_option("--dtype", flags.dtype, "Run precision P: bf16, fp16 or fp32 (default bf16)");
-  app.add_option("--dims", flags.dims, "Sizes: test, bench or NAME=SIZE,... (default bench)");
+  flags.dims_option = app.add_option(
+      "--dims", flags.dims,
+      "Sizes: test, bench or NAME=SIZE,... (default bench; test where the simulated node judges)");
 }
 
 ProblemSetting resolve_setting(const problem::ProblemSpec& spec, const SettingFlags& flags) {

@@ -18,11 +18,15 @@ problem::ProblemIndex open_index(const GlobalOptions& global);
 
 /// --world, --dtype and --dims, declared once for every command that sets up a problem's run
 /// (show, prompt, eval, generate, run), with one default rule: the largest world size the problem
-/// allows, bf16, bench dims.
+/// allows, bf16, bench dims (test dims where the simulated node judges, for what it judges).
 struct SettingFlags {
   int world = 0;  // 0: the default
   std::string dtype = "bf16";
   std::string dims = "bench";
+  const CLI::Option* dims_option = nullptr;
+
+  /// Whether --dims was given (the simulated node judges at test dims unless it was).
+  bool dims_given() const { return dims_option != nullptr && dims_option->count() > 0; }
 };
 void add_setting_flags(CLI::App& app, SettingFlags& flags);
 

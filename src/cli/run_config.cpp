@@ -66,8 +66,11 @@ PreparedRun prepare_run(const GlobalOptions& global, ModelFlags& flags, const Ev
   config.turns = turns;
   config.feedback_template = std::move(feedback_template);
   config.eval =
-      eval_settings("run", eval_flags, flags.out, specs, prepared.dims, max_world, &interrupted());
-  config.context = run_context(specs, max_world);
+      eval_settings("run", eval_flags, flags.out, specs, prepared.dims, max_world, &interrupted(),
+                    flags.setting.dims_given());
+  // A run judged on the simulated node never merges with, or resumes as, one judged on GPUs.
+  if (config.eval.target.sim) config.generation.fingerprint["judge"] = "sim";
+  config.context = run_context(specs, max_world, config.eval.target);
   config.problems = problems;
   return run;
 }

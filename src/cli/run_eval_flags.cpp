@@ -25,6 +25,9 @@ void add_eval_flags(CLI::App& app, EvalFlags& flags) {
   app.add_option("--run-timeout", flags.run_timeout_s,
                  "Seconds before a GPU worker is killed (default 600)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--device", flags.device,
+                 "Who judges: auto (the GPUs, else the simulated node), gpu, or sim (the candidate's "
+                 "PTX run on the CPU: verdicts, no timing) (default auto)");
   app.add_flag("--no-timing", flags.no_timing, "Check correctness only (no speedups)");
   app.add_flag("--no-cache", flags.no_cache, "Compile even when the compile cache has the source");
 }
@@ -33,7 +36,7 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
                                 const std::filesystem::path& out,
                                 const std::vector<const problem::ProblemSpec*>& specs,
                                 const std::vector<std::map<std::string, std::int64_t>>& dims,
-                                int max_world, const std::atomic<bool>* cancel) {
+                                int max_world, const std::atomic<bool>* cancel, bool dims_given) {
   run::EvalSettings settings;
   settings.out = out;
   for (std::size_t index = 0; index < specs.size(); ++index) {
@@ -46,19 +49,32 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
   settings.compile_timeout_s = flags.compile_timeout_s;
   settings.run_timeout_s = flags.run_timeout_s;
   if (!flags.no_cache) settings.cache_dir = eval::default_cache_dir();
-  settings.target = eval::choose_target(flags.arch, max_world);
+  settings.target = eval::choose_target(flags.arch, max_world, device_choice(flags.device));
   settings.cancel = cancel;
-  if (!settings.target.gpu)
+  if (settings.target.sim) {
+    if (!dims_given)
+      for (const auto* spec : specs) settings.dims[spec->key] = spec->test_dims;
+    spdlog::info("{}: {}: answers are judged on the simulated node{} (verdicts only; nothing is timed)",
+                 command, settings.target.no_gpu_reason, dims_given ? "" : " at each problem's test dims");
+  } else if (!settings.target.gpu) {
     spdlog::info("{}: {}: answers are compiled and their plans validated, not run (status compiled)",
                  command, settings.target.no_gpu_reason);
+  }
   return settings;
 }
 
-run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& specs, int max_world) {
+eval::DeviceChoice device_choice(const std::string& device) {
+  const auto choice = eval::parse_device_choice(device);
+  if (!choice) throw UsageError("--device " + device + ": expected auto, gpu or sim");
+  return *choice;
+}
+
+run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& specs, int max_world,
+                            const eval::Target& target) {
   const auto machine = harness::probe_machine();
   run::RunContext context;
   context.environment = run::environment_json(machine, TORCH_VERSION);
-  context.hardware_key = run::hardware_key(machine, max_world);
+  context.hardware_key = run::hardware_key(machine, max_world, target.sim);
   context.problem_set = run::problem_set_json(specs);
   return context;
 }
@@ -67,6 +83,7 @@ std::string eval_flags_text(const EvalFlags& flags) {
   std::string text = " --trials " + std::to_string(flags.trials) + " --compile-jobs " +
                      std::to_string(flags.compile_jobs);
   if (!flags.arch.empty()) text += " --arch " + flags.arch;
+  if (flags.device != "auto") text += " --device " + flags.device;
   return text + (flags.no_timing ? " --no-timing" : "") + (flags.no_cache ? " --no-cache" : "");
 }
 

@@ -1,11 +1,11 @@
-// evaluate: format, compile, plan, then the GPU or `compiled`.
+// evaluate: format, compile, plan, then the GPU, the simulated node, or `compiled`.
 #include "src/eval/eval.h"
 
 #include <set>
 #include <sstream>
 
 #include "harness/plan/plan_resolve.h"
-#include "src/eval/eval_gpu.h"
+#include "src/eval/eval_run.h"
 #include "src/eval/scope_lint.h"
 
 namespace pkb::eval {
@@ -78,13 +78,13 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   outcome.library_steps = plan::library_steps(plans[0]);
   outcome.warnings = gpu_scope_warnings(outcome.compile.ptx, peer_kernels(plans[0]));
 
-  if (!target.gpu) {
+  if (!target.runs()) {
     outcome.status = results::SampleStatus::compiled;
     outcome.message = "compiled for " + target.arch + " and the plan fits " + request.spec->key + " at W=" +
                       std::to_string(request.world) + "; running it needs an NVIDIA GPU (" + target.no_gpu_reason + ")";
     return outcome;
   }
-  run_on_gpu(candidate, request, target, outcome);
+  run_on_device(candidate, request, target, outcome);
   return outcome;
 }
 

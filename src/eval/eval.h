@@ -32,19 +32,35 @@ struct Candidate {
 /// `plan_path` empty: `solution_path` is a model's answer. Throws InputError when a file cannot be read.
 Candidate load_candidate(const std::filesystem::path& solution_path, const std::filesystem::path& plan_path);
 
+/// Who judges a candidate (--device): `auto` is the GPUs where one is visible, else the simulated
+/// node; `gpu` only the GPUs (without one, evaluation stops at `compiled`); `sim` always the
+/// simulated node (the candidate's PTX run on the CPU: verdicts, no timing).
+enum class DeviceChoice { auto_detect, gpu, sim };
+std::string_view device_choice_name(DeviceChoice choice);
+/// "auto", "gpu", "sim"; nullopt for anything else.
+std::optional<DeviceChoice> parse_device_choice(std::string_view name);
+
 /// The machine the candidate is compiled and resolved for.
 struct Target {
   std::string arch = "sm_90a";
   plan::DeviceLimits limits;
-  bool gpu = false;            // an NVIDIA GPU is visible: the candidate runs
-  std::string no_gpu_reason;   // why not, for the `compiled` message
+  bool gpu = false;            // an NVIDIA GPU is visible: the candidate runs on it
+  bool sim = false;            // the simulated node judges it (pkb-sim-worker)
+  std::string no_gpu_reason;   // why not on a GPU, for the `compiled` message and the records
   int gpu_count = 0;
   std::string gpu_name;
+
+  /// The candidate runs somewhere (a GPU or the simulated node).
+  bool runs() const { return gpu || sim; }
+  /// "gpu", "sim", or "" when nothing runs it.
+  std::string judge() const { return gpu ? "gpu" : sim ? "sim" : ""; }
 };
 
-/// The probed GPUs when there are any; else the limits of `arch` (an H100/H200 for sm_90a, a
-/// B200 for sm_100a) with gpu = false. `arch` empty: the GPU's own, or sm_90a.
-Target choose_target(const std::string& arch, int world);
+/// The probed GPUs when there are any and `choice` allows them; else, when `choice` allows, the
+/// simulated node (an H200 shared by W ranks: num_sms per rank as harness/sim says, multicast on);
+/// else the limits of `arch` (an H100/H200 for sm_90a, a B200 for sm_100a) with nothing to run
+/// on. `arch` empty: the GPU's own, or sm_90a.
+Target choose_target(const std::string& arch, int world, DeviceChoice choice = DeviceChoice::auto_detect);
 
 struct EvalRequest {
   const problem::ProblemSpec* spec = nullptr;
@@ -71,6 +87,7 @@ struct EvalOutcome {
   /// suspicious_fast. Empty when there is none; sol_note then says why.
   std::optional<sol::Judgement> sol;
   std::string sol_note;
+  std::string judged_by;  // "gpu" or "sim" when the candidate ran; "" otherwise
 };
 
 EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, const Target& target);

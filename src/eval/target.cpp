@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "harness/device_probe.h"
+#include "harness/sim/sim_limits.h"
 #include "src/eval/eval.h"
 
 namespace pkb::eval {
@@ -16,13 +17,38 @@ plan::DeviceLimits limits_of_arch(const std::string& arch) {
 
 }  // namespace
 
-Target choose_target(const std::string& arch, int world) {
+std::string_view device_choice_name(DeviceChoice choice) {
+  switch (choice) {
+    case DeviceChoice::auto_detect: return "auto";
+    case DeviceChoice::gpu: return "gpu";
+    case DeviceChoice::sim: return "sim";
+  }
+  return "auto";
+}
+
+std::optional<DeviceChoice> parse_device_choice(std::string_view name) {
+  for (DeviceChoice choice : {DeviceChoice::auto_detect, DeviceChoice::gpu, DeviceChoice::sim})
+    if (device_choice_name(choice) == name) return choice;
+  return std::nullopt;
+}
+
+Target choose_target(const std::string& arch, int world, DeviceChoice choice) {
   Target target;
   const auto machine = harness::probe_machine();
-  if (machine.gpus.empty()) {
+  if (machine.gpus.empty() || choice == DeviceChoice::sim) {
     target.arch = arch.empty() ? "sm_90a" : arch;
     target.limits = limits_of_arch(target.arch);
-    target.no_gpu_reason = "no GPU is visible" + (machine.gpu_error.empty() ? "" : ": " + machine.gpu_error);
+    target.no_gpu_reason = choice == DeviceChoice::sim
+                               ? "--device sim"
+                               : "no GPU is visible" + (machine.gpu_error.empty() ? "" : ": " + machine.gpu_error);
+    if (choice != DeviceChoice::gpu) {
+      // The simulated node: each rank an H200 share, as one-GPU emulation gives it, with
+      // multicast (its multimem instructions reach every rank's copy).
+      target.sim = true;
+      target.limits.num_sms = harness::simulated_sms(world);
+      target.limits.multicast = true;
+      target.limits.memory_cap_bytes = harness::kSimulatedMemoryPerRank;
+    }
     return target;
   }
   const auto& gpu = machine.gpus[0];

@@ -8,7 +8,7 @@
 namespace pkb::feedback {
 
 /// Absolute paths shortened ("/x/y/include/pkb/signal.cuh" -> "pkb/signal.cuh", other ones to
-/// their file name) and source locations such as " (harness/cuda/trial.cpp:86)" removed.
+/// their file name) and source locations such as " (harness/executor/trial.cpp:86)" removed.
 std::string redact_paths(const std::string& line);
 
 /// A correctness message without the values it quotes: everything from " got " on is dropped

@@ -1,6 +1,6 @@
 // run_failure_details: the worker's messages read "trial 1: rank 3: CUDA_ERROR_ILLEGAL_ADDRESS:
 // an illegal memory access was encountered", "timing: rank 2 did not finish within 10 s" or
-// "no result after 600 s (at trial 1: call): the worker was killed" (harness/cuda/).
+// "no result after 600 s (at trial 1: call): the worker was killed" (harness/executor/).
 #include "src/feedback/run_failure.h"
 
 #include <cctype>

@@ -207,6 +207,8 @@ Evaluation read_evaluation(const Fields& fields) {
     }
     if (const Json* device = eval->find("device")) info.device = *device;
     info.no_gpu_reason = eval->text("no_gpu_reason");
+    info.judged_by = eval->text("judged_by");
+    if (const Json* simulation = eval->find("simulation")) info.simulation = *simulation;
     evaluation.eval = std::move(info);
   }
   if (const Json* timing = fields.object("timing")) evaluation.timing = *timing;
@@ -254,12 +256,16 @@ void write_evaluation(const Evaluation& evaluation, Json& out) {
   out["library_steps"] = evaluation.library_steps;
   out["warnings"] = evaluation.warnings;
   out["eval"] = nullptr;
-  if (const auto& eval = evaluation.eval)
+  if (const auto& eval = evaluation.eval) {
     out["eval"] = {{"stage", eval->stage},
                    {"seconds", optional_json(eval->seconds)},
                    {"trials", eval->trials},
                    {"device", eval->device},
                    {"no_gpu_reason", optional_json(eval->no_gpu_reason)}};
+    // Written only when known, so records of earlier pkb versions read and write back unchanged.
+    if (eval->judged_by) out["eval"]["judged_by"] = *eval->judged_by;
+    if (!eval->simulation.is_null()) out["eval"]["simulation"] = eval->simulation;
+  }
   out["timing"] = evaluation.timing;
   out["speedup"] = optional_json(evaluation.speedup);
   out["sol_ms"] = optional_json(evaluation.sol_ms);

@@ -39,6 +39,10 @@ struct EvalInfo {
   nlohmann::json trials = nlohmann::json::array();  // the worker's trial objects, as written
   nlohmann::json device;                            // the worker's device object, or null
   std::optional<std::string> no_gpu_reason;         // why a `compiled` sample did not run
+  // Who gave the verdict: "gpu" or "sim" (the simulated node: verdicts, never timings); absent
+  // in records written before the simulated node existed (those ran on GPUs or not at all).
+  std::optional<std::string> judged_by;
+  nlohmann::json simulation;  // the simulated node's {schedule_seed, lane_instructions, ...}, or null
 };
 
 struct SolInfo {  // `sol`: {binding, profile} when judged, {note} when not

@@ -51,7 +51,8 @@ nlohmann::json environment_json(const harness::MachineInfo& machine,
           {"clocks", {{"sm_mhz", nullptr}, {"memory_mhz", nullptr}}}};
 }
 
-std::string hardware_key(const harness::MachineInfo& machine, int max_world) {
+std::string hardware_key(const harness::MachineInfo& machine, int max_world, bool simulated) {
+  if (simulated) return "simulated node";
   if (machine.gpus.empty()) return "no GPU";
   const int count = static_cast<int>(machine.gpus.size());
   std::string key = std::to_string(count) + "x " + machine.gpus[0].name;

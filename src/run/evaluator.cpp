@@ -20,7 +20,12 @@ Evaluator::Evaluator(const EvalSettings& settings, results::SamplesLog& log, Run
   compile_target_.gpu = false;
   for (int index = 0; index < std::max(1, settings.compile_jobs); ++index)
     compilers_.emplace_back([this] { compile_loop(); });
-  if (settings.target.gpu) gpu_ = std::thread([this] { gpu_loop(); });
+  int runners = 0;
+  if (settings.target.gpu) runners = 1;  // one at a time: timings stay clean
+  if (settings.target.sim)
+    runners = settings.sim_jobs > 0 ? settings.sim_jobs
+                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  for (int index = 0; index < runners; ++index) runners_.emplace_back([this] { gpu_loop(); });
 }
 
 Evaluator::~Evaluator() {
@@ -77,7 +82,7 @@ void Evaluator::compile_loop() {
     try {
       const eval::EvalRequest request = request_for(job->generation);
       job->compiled = eval::evaluate(job->candidate, request, compile_target_);
-      if (job->compiled.status == results::SampleStatus::compiled && settings_.target.gpu) {
+      if (job->compiled.status == results::SampleStatus::compiled && settings_.target.runs()) {
         ++stats_.on_gpu;
         gpu_queue_.push(std::move(*job));
         continue;
@@ -106,7 +111,7 @@ void Evaluator::gpu_loop() {
       }
       const std::string problem = job->generation.problem;
       record(evaluated_record(std::move(job->generation), category_of(settings_, problem), outcome,
-                              settings_.target.arch, "", settings_.out),
+                              settings_.target.arch, settings_.target.no_gpu_reason, settings_.out),
              outcome.compile.log);
     } catch (...) {
       fail(std::current_exception());
@@ -134,7 +139,7 @@ void Evaluator::finish() {
   compile_queue_.close();
   for (auto& thread : compilers_) thread.join();
   gpu_queue_.close();
-  if (gpu_.joinable()) gpu_.join();
+  for (auto& thread : runners_) thread.join();
   if (error_) std::rethrow_exception(error_);
 }
 

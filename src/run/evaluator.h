@@ -1,6 +1,7 @@
 // The evaluation half of the pipeline (docs/ARCHITECTURE.md, "One sample through pkb run"): C threads compile and validate plans in
 // parallel (each compile is its own NVRTC child), then a single thread runs candidates on the
-// GPU one at a time so timings stay clean. Every sample's final record is appended to
+// GPU one at a time so timings stay clean; on the simulated node, which times nothing, one
+// thread per core judges them side by side. Every sample's final record is appended to
 // samples.jsonl exactly once, by whichever stage finishes it.
 #pragma once
 
@@ -29,7 +30,8 @@ struct EvalSettings {
   double compile_timeout_s = 120;
   double run_timeout_s = 600;
   std::filesystem::path cache_dir;  // the NVRTC compile cache; empty: none
-  eval::Target target;              // the machine; target.gpu decides whether the GPU stage runs
+  eval::Target target;              // the machine; target.runs() decides whether the run stage runs
+  int sim_jobs = 0;                 // simulated-node evaluations at once; 0: one per core
   const std::atomic<bool>* cancel = nullptr;
   /// Refinement turns (conversation.h): called with each final record and the full compile log
   /// before the record is written, to add its conversation fields; returns whether the sample is
@@ -71,7 +73,7 @@ class Evaluator {
   WorkQueue<Job> compile_queue_;
   WorkQueue<Job> gpu_queue_;
   std::vector<std::thread> compilers_;
-  std::thread gpu_;
+  std::vector<std::thread> runners_;
   std::mutex error_mutex_;
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};

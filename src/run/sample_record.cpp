@@ -52,6 +52,9 @@ results::Record evaluated_record(results::Record record, const std::string& cate
       info.seconds = run["seconds"].get<double>();
     info.trials = run.value("trials", nlohmann::json::array());
     info.device = run.value("device", nlohmann::json());
+    if (!outcome.judged_by.empty()) info.judged_by = outcome.judged_by;
+    info.simulation = run.value("simulation", nlohmann::json());
+    if (outcome.judged_by == "sim") info.no_gpu_reason = no_gpu_reason;
     evaluation.eval = std::move(info);
     if (run.contains("timing") && run["timing"].is_object()) {
       evaluation.timing = run["timing"];

@@ -28,7 +28,7 @@ struct Judgement {
 Judgement judge(const Floor& floor, double candidate_median_ms, const std::string& profile_key,
                 double margin = kSuspiciousMargin);
 
-/// The judgement of a worker's result (harness/cuda/worker_protocol.h as JSON: "timing" with
+/// The judgement of a worker's result (harness/executor/worker_protocol.h as JSON: "timing" with
 /// candidate.median_us and emulated, "device" with names and multicast), with the profile matched
 /// by the device's name. Empty when the run was not timed, the GPU has no profile, or the problem
 /// no sol entry; `why` then says which.

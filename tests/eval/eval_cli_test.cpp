@@ -1,5 +1,6 @@
-// `pkb eval` end to end on a machine without a GPU: the allreduce example ends `compiled` with
-// exit 0 and says a GPU is needed; every earlier failure has its status, message and exit code.
+// `pkb eval` end to end on a machine without a GPU: the simulated node judges the allreduce example
+// correct (and says nothing was timed), --device gpu stops at `compiled` and says a GPU is needed;
+// every earlier failure has its status, message and exit code.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -21,8 +22,24 @@ std::string write_answer(const std::string& dir, const std::string& name, const 
 
 bool has_gpu(const nlohmann::json& doc) { return doc.at("target").at("gpu").get<bool>(); }
 
-TEST(EvalCli, TheAllreduceExampleCompilesAndNeedsAGpu) {
-  const PkbRun run = run_pkb("eval 1 " + kExample + " --world 4 --dims test --no-cache --json");
+TEST(EvalCli, TheAllreduceExampleIsJudgedOnTheSimulatedNode) {
+  const PkbRun run = run_pkb("eval 1 " + kExample + " --world 4 --no-cache --json");
+  const auto doc = nlohmann::json::parse(run.out);
+  if (has_gpu(doc)) GTEST_SKIP() << "a GPU is visible: the gpu tests cover this example";
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(doc.at("status"), "correct") << doc.at("message");
+  EXPECT_EQ(doc.at("message"), "judged on the simulated node: correct in every trial and after repeated "
+                               "calls; nothing was timed");
+  EXPECT_EQ(doc.at("dims"), nlohmann::json({{"M", 4}, {"N", 8}})) << "the simulated node judges at test dims";
+  EXPECT_TRUE(doc.at("target").at("sim").get<bool>());
+  EXPECT_TRUE(doc.at("run").at("device").at("simulated").get<bool>());
+  EXPECT_FALSE(doc.at("run").contains("timing"));
+  EXPECT_EQ(doc.at("run").at("trials").size(), 5u);
+  EXPECT_NE(doc.at("run").at("trials")[1].at("schedule").get<std::string>().find("rank order"), std::string::npos);
+}
+
+TEST(EvalCli, WithDeviceGpuAndNoGpuTheExampleStopsAtCompiled) {
+  const PkbRun run = run_pkb("eval 1 " + kExample + " --world 4 --dims test --no-cache --json --device gpu");
   const auto doc = nlohmann::json::parse(run.out);
   if (has_gpu(doc)) GTEST_SKIP() << "a GPU is visible: the gpu tests cover this example";
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -35,7 +52,7 @@ TEST(EvalCli, TheAllreduceExampleCompilesAndNeedsAGpu) {
 }
 
 TEST(EvalCli, TheTableSaysCompiledInWords) {
-  const PkbRun run = run_pkb("eval allreduce " + kExample + " --world 2");
+  const PkbRun run = run_pkb("eval allreduce " + kExample + " --world 2 --device gpu");
   if (run.out.find("(no GPU)") == std::string::npos) GTEST_SKIP() << "a GPU is visible";
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("compiled"), std::string::npos) << run.out;
@@ -97,7 +114,7 @@ TEST(EvalCli, ABf16AnswerRunAtFp32IsAPlanErrorNamingTheParameter) {
       "  for (long long i = threadIdx.x; i < n; i += blockDim.x) y[i] = x[i];\n}\n```\n```json\n"
       R"J({"steps": [{"op": "kernel", "kernel": "copy_kernel", "grid": 1, "block": 256, "args": ["x", "y", "i64(M * N)"]}]})J"
       "\n```\n");
-  const PkbRun bf16 = run_pkb("eval 1 " + answer + " --world 2 --dims test --no-cache --json");
+  const PkbRun bf16 = run_pkb("eval 1 " + answer + " --world 2 --dims test --no-cache --json --device gpu");
   const auto bf16_doc = nlohmann::json::parse(bf16.out);
   if (!has_gpu(bf16_doc)) {
     EXPECT_EQ(bf16_doc.at("status"), "compiled") << bf16_doc.at("message");
@@ -124,8 +141,10 @@ TEST(EvalCli, ASourceWithASeparatePlanFile) {
   const PkbRun with = run_pkb("eval 1 " + source + " --plan " + plan + " --world 2 --dims test --json");
   const auto doc = nlohmann::json::parse(with.out);
   if (has_gpu(doc)) GTEST_SKIP() << "a GPU is visible";
-  EXPECT_EQ(with.exit_code, 0) << with.err;
-  EXPECT_EQ(doc.at("status"), "compiled");
+  // It copies x to y instead of summing over ranks: wrong, and the simulated node says so.
+  EXPECT_EQ(with.exit_code, 1) << with.err;
+  EXPECT_EQ(doc.at("status"), "incorrect");
+  EXPECT_EQ(doc.at("message").get<std::string>().rfind("trial 1: rank 0 y: ", 0), 0u) << doc.at("message");
 }
 
 TEST(EvalCli, GpuScopeOrderingOnPeerMemoryIsAWarning) {

@@ -69,7 +69,7 @@ TEST(FeedbackLeak, HarnessPathsInMessagesAreShortened) {
   nlohmann::json record = stuffed("runtime_error");
   record["message"] =
       "executor: /home/runner/pkb/problems/002_allgather/problem.json: cannot read "
-      "(/home/runner/pkb/harness/cuda/executor_setup.cpp:52)";
+      "(/home/runner/pkb/harness/executor/executor_setup.cpp:52)";
   const Feedback feedback = feedback_for(record);
   EXPECT_TRUE(contains(feedback.text, "message: executor: problem.json: cannot read\n"));
   EXPECT_TRUE(lacks(feedback.text, "/home/runner"));

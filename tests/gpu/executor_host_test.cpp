@@ -8,7 +8,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "harness/cuda/executor.h"
+#include "harness/cuda/cuda_baseline.h"
+#include "harness/executor/executor.h"
 #include "src/problem/spec_loader.h"
 #include "tests/gpu/host_device.h"
 
@@ -127,7 +128,8 @@ class ExecutorOnHost : public testing::Test {
     request.timing_rounds = 1;
     request.call_timeout_s = 2;
     request.progress_path = (dir_ / "progress.txt").string();
-    harness::WorkerResult result = harness::run_sample(request, make_host_device);
+    harness::WorkerResult result =
+        harness::run_sample(request, {make_host_device, harness::make_cuda_baseline});
     std::cout << kernel << ": " << harness::worker_status_name(result.status) << ": "
               << result.message << "\n";
     return result;

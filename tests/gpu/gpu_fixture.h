@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "harness/cuda/worker_client.h"
+#include "harness/executor/worker_client.h"
 
 namespace pkb::gpu_test {
 

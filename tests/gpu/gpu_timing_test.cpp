@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "harness/cuda/timing_stats.h"
+#include "harness/executor/timing_stats.h"
 #include "tests/gpu/gpu_fixture.h"
 
 namespace pkb::gpu_test {

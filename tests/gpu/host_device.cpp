@@ -23,12 +23,12 @@ HostDevice::HostDevice(int world) : world_(world), clock_ms_(world, 0.0), events
   limits_.multicast = false;
 }
 
-void HostDevice::load_module(const std::string&) {
+void HostDevice::load_module(const std::string&, const std::string&) {
   module_state_.clear();
   ++module_loads_;
 }
 
-void HostDevice::reload_module() { load_module(""); }
+void HostDevice::reload_module() { load_module("", ""); }
 
 harness::DevAddr HostDevice::allocate(std::uint64_t bytes) {
   blocks_.push_back(std::make_unique<std::uint8_t[]>(bytes + kAlignment));

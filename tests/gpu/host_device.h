@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cuda/exec_device.h"
+#include "harness/executor/exec_device.h"
 #include "harness/device/collective_moves.h"
 
 namespace pkb::gpu_test {
@@ -37,7 +37,7 @@ class HostDevice final : public harness::ExecDevice {
 
   // ExecDevice
   const harness::DeviceInfo& info() const override { return info_; }
-  void load_module(const std::string& cubin) override;
+  void load_module(const std::string& cubin, const std::string& ptx) override;
   void reload_module() override;
   void prepare_library_steps(bool, bool) override {}
   void fill(int rank, harness::DevAddr dst, const harness::FillPattern& pattern,

@@ -1,4 +1,4 @@
-#include "harness/cuda/input_sets.h"
+#include "harness/executor/input_sets.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "harness/cuda/poison.h"
+#include "harness/executor/poison.h"
 
 #include <gtest/gtest.h>
 

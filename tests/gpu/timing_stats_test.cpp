@@ -1,4 +1,4 @@
-#include "harness/cuda/timing_stats.h"
+#include "harness/executor/timing_stats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // run_worker against a fake worker script (tests/gpu/data/fake_worker.sh): every way a worker
 // can end maps to a status, without a GPU.
-#include "harness/cuda/worker_client.h"
+#include "harness/executor/worker_client.h"
 
 #include <gtest/gtest.h>
 

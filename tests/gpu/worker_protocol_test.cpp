@@ -1,4 +1,4 @@
-#include "harness/cuda/worker_protocol.h"
+#include "harness/executor/worker_protocol.h"
 
 #include <gtest/gtest.h>
 
@@ -155,7 +155,7 @@ TEST(WorkerProtocol, UnknownStatusIsAnError) {
   } catch (const InputError& error) {
     EXPECT_STREQ(
         error.what(),
-        "result.json: status: expected one of plan_error, runtime_error, timeout, incorrect, "
+        "result.json: status: expected one of plan_error, not_executed, runtime_error, timeout, incorrect, "
         "correct, got \"fine\"");
   }
 }

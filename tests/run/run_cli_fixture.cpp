@@ -46,17 +46,15 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(text.str());
 }
 
-std::map<SampleKey, std::string> expected_statuses(bool gpu) {
+std::map<SampleKey, std::string> expected_statuses() {
   std::map<SampleKey, std::string> statuses;
   const auto expected = read_json(std::string(PKB_SOURCE_DIR) + "/examples/replay/expected.json");
   for (const auto& [key, samples] : expected.items())
     for (std::size_t sample = 0; sample < samples.size(); ++sample) {
-      std::string status = samples[sample]["status"];
-      if (!gpu && (status == "correct" || status == "incorrect")) status = "compiled";
-      statuses[{key, static_cast<int>(sample)}] = status;
+      statuses[{key, static_cast<int>(sample)}] = samples[sample]["status"];
     }
   for (const auto& key : kReferenceAnswered)
-    for (int sample = 0; sample < 4; ++sample) statuses[{key, sample}] = gpu ? "correct" : "compiled";
+    for (int sample = 0; sample < 4; ++sample) statuses[{key, sample}] = "correct";
   return statuses;
 }
 

@@ -21,7 +21,7 @@ TEST(RunCli, ReplayRunRecordsEverySampleOnceWithItsIntendedStatus) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto doc = read_json(run.out + "/run.json");
   const bool gpu = doc["environment"]["gpu_available"];
-  const auto expected = expected_statuses(gpu);
+  const auto expected = expected_statuses();
   EXPECT_EQ(run.statuses, expected);
   const auto records = read_records(run.out + "/samples.jsonl");
   EXPECT_EQ(records.size(), expected.size());  // once each
@@ -47,15 +47,21 @@ TEST(RunCli, ReplayRunRecordsEverySampleOnceWithItsIntendedStatus) {
     if (status == "plan_error") {
       EXPECT_TRUE(record["compile"].is_object());
     }
-    if (status == "compiled") {
+    if (status == "correct" || status == "incorrect") {
       EXPECT_GT(record["plan_steps"].get<int>(), 0);
-      EXPECT_FALSE(record["eval"]["no_gpu_reason"].get<std::string>().empty());
+      EXPECT_EQ(record["eval"]["judged_by"], gpu ? "gpu" : "sim") << record.dump();
+      if (!gpu) {
+        EXPECT_FALSE(record["eval"]["no_gpu_reason"].get<std::string>().empty());
+        EXPECT_TRUE(record["eval"]["device"]["simulated"].get<bool>());
+        EXPECT_TRUE(record["timing"].is_null()) << "the simulated node times nothing";
+        EXPECT_EQ(record["eval"]["trials"].size(), status == "correct" ? 5u : 1u);
+      }
     }
     EXPECT_TRUE(
         std::filesystem::exists(run.out + "/" + record["artifacts"]["answer"].get<std::string>()));
   }
   EXPECT_TRUE(seen.count("compile_error") && seen.count("format_error") &&
-              seen.count("plan_error"));
+              seen.count("plan_error") && seen.count("correct") && seen.count("incorrect"));
 }
 
 TEST(RunCli, RunJsonHoldsTheFingerprintEnvironmentAndProblemSet) {
@@ -81,7 +87,8 @@ TEST(RunCli, RunJsonHoldsTheFingerprintEnvironmentAndProblemSet) {
   EXPECT_TRUE(environment["nvrtc_version"].is_string());  // NVRTC works without a GPU
   EXPECT_TRUE(environment["torch_version"].is_string());
   if (!environment["gpu_available"].get<bool>()) {
-    EXPECT_EQ(doc["hardware_key"], "no GPU");
+    EXPECT_EQ(doc["hardware_key"], "simulated node");
+    EXPECT_EQ(fingerprint["judge"], "sim");
     EXPECT_FALSE(environment["no_gpu_reason"].get<std::string>().empty());
   }
   EXPECT_EQ(doc["problem_set"]["count"], 8);
@@ -176,7 +183,7 @@ TEST(EvaluateCli, EvaluatesAGenerateDirectoryAndContinuesIdempotently) {
   EXPECT_EQ(doc["fingerprint"]["trials"], 5);
   EXPECT_EQ(doc["fingerprint"]["dims"], "test");
   EXPECT_EQ(read_records(dir + "/generate.jsonl").size(), 8u);
-  const auto expected = expected_statuses(doc["environment"]["gpu_available"]);
+  const auto expected = expected_statuses();
   auto records = read_records(dir + "/samples.jsonl");
   ASSERT_EQ(records.size(), 8u);
   for (const auto& record : records) {

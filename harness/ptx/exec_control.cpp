@@ -1,0 +1,100 @@
+// Control flow and ordering: bra, call, ret, exit, trap, brkpt, nanosleep (the warp runner acts
+// on their Flow), the block barriers (exec_barrier.cpp), and the instructions that are no-ops in a
+// sequentially consistent simulation: membar, fence (every form, proxies included), griddepcontrol
+// (launches on a stream already run in order), setmaxnreg, pmevent.
+#include "harness/ptx/decode.h"
+#include "harness/ptx/exec_state.h"
+
+namespace pkb::ptx {
+namespace {
+
+void nothing(ExecState&, const Instr&, std::uint32_t) {}
+
+enum BarrierKind { kSync = 0, kArrive = 1, kRedPopc = 2, kRedAnd = 3, kRedOr = 4 };
+
+bool decode_barrier(DecodeInput& input, Instr& instr) {
+  Qualifiers& q = input.q;
+  q.take("cta");
+  q.take("aligned");
+  if (q.take("sync")) {
+    instr.aux = kSync;
+  } else if (q.take("arrive")) {
+    instr.aux = kArrive;
+  } else if (q.take("red")) {
+    const int op = q.take_one({"popc", "and", "or"});
+    q.take_types();
+    if (op < 0) {
+      mark_unsupported(input, instr, "reduction");
+      return true;
+    }
+    instr.aux = kRedPopc + op;
+  } else if (q.empty()) {
+    instr.aux = kSync;  // plain `bar 0` is bar.sync
+  } else {
+    mark_unsupported(input, instr, "barrier form");
+    return true;
+  }
+  const int needed = instr.aux >= kRedPopc ? 3 : instr.aux == kArrive ? 2 : 1;
+  if (instr.nops < needed || instr.nops > needed + 1) {
+    mark_unsupported(input, instr, "operands");
+    return true;
+  }
+  instr.flow = Flow::barrier;
+  instr.handler = nothing;
+  return true;
+}
+
+}  // namespace
+
+bool decode_control(DecodeInput& input, Instr& instr) {
+  Qualifiers& q = input.q;
+  const std::string& base = q.base();
+  if (base == "bra") {
+    q.take("uni");
+    if (instr.nops != 1 || instr.ops[0].kind != Operand::Kind::label) {
+      mark_unsupported(input, instr, "an indirect branch");
+      return true;
+    }
+    instr.flow = Flow::branch;
+    return true;
+  }
+  if (base == "call") {
+    q.take("uni");
+    instr.flow = Flow::call;
+    return true;
+  }
+  if (base == "ret" || base == "exit") {
+    q.take("uni");
+    instr.flow = base == "ret" ? Flow::ret : Flow::exit;
+    return true;
+  }
+  if (base == "trap" || base == "brkpt") {
+    instr.flow = base == "trap" ? Flow::trap : Flow::brkpt;
+    return true;
+  }
+  if (base == "nanosleep") {
+    q.take_types();
+    instr.flow = Flow::nanosleep;
+    return true;
+  }
+  if (base == "membar" || base == "fence" || base == "griddepcontrol" || base == "setmaxnreg" ||
+      base == "pmevent") {
+    q = Qualifiers("");  // every qualifier of these is about ordering or hints
+    instr.handler = nothing;
+    return true;
+  }
+  if (base == "bar" || base == "barrier") {
+    if (q.take("warp")) {
+      input.q = Qualifiers(instr.text);
+      return false;  // bar.warp.sync: the warp family
+    }
+    if (q.take("cluster")) {
+      mark_unsupported(input, instr, "cluster barriers");
+      return true;
+    }
+    return decode_barrier(input, instr);
+  }
+  return false;
+}
+
+}  // namespace pkb::ptx

@@ -1,0 +1,153 @@
+// The float formats (see float_formats.h), from one description each: exponent and mantissa
+// widths, whether the all-ones exponent means infinity and NaN (IEEE) or only the all-ones
+// pattern is NaN (e4m3), and the NaN the GPU writes.
+#include "harness/ptx/float_formats.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace pkb::ptx {
+namespace {
+
+struct Format {
+  int exp_bits;
+  int mant_bits;
+  bool ieee;            // all-ones exponent: infinity (mantissa 0) and NaN; else e4m3's rule
+  std::uint32_t nan;    // the NaN the GPU produces (positive)
+  int bias() const { return (1 << (exp_bits - 1)) - 1; }
+  int min_exp() const { return 1 - bias(); }
+  // The largest finite value's unbiased exponent and value.
+  int max_exp() const { return ieee ? (1 << exp_bits) - 2 - bias() : (1 << exp_bits) - 1 - bias(); }
+  double max_finite() const {
+    // IEEE: all mantissa bits set; e4m3: all but the last (1.110 * 2^8 = 448).
+    const double mantissa = ieee ? 2.0 - std::ldexp(1.0, -mant_bits) : 2.0 - std::ldexp(2.0, -mant_bits);
+    return std::ldexp(mantissa, max_exp());
+  }
+  std::uint32_t inf() const { return ((1u << exp_bits) - 1) << mant_bits; }
+  std::uint32_t max_bits() const {
+    return ieee ? inf() - 1 : (((1u << exp_bits) - 1) << mant_bits) | ((1u << mant_bits) - 2);
+  }
+};
+
+constexpr Format kF16{5, 10, true, 0x7FFF};
+constexpr Format kBf16{8, 7, true, 0x7FFF};
+constexpr Format kE4m3{4, 3, false, 0x7F};
+constexpr Format kE5m2{5, 2, true, 0x7F};
+constexpr Format kF32{8, 23, true, 0x7FFFFFFF};
+
+double decode(const Format& f, std::uint32_t bits) {
+  const int total = f.exp_bits + f.mant_bits;
+  const bool negative = (bits >> total) & 1;
+  const std::uint32_t exponent = (bits >> f.mant_bits) & ((1u << f.exp_bits) - 1);
+  const std::uint32_t mantissa = bits & ((1u << f.mant_bits) - 1);
+  double value;
+  if (f.ieee && exponent == (1u << f.exp_bits) - 1) {
+    value = mantissa == 0 ? INFINITY : NAN;
+  } else if (!f.ieee && exponent == (1u << f.exp_bits) - 1 && mantissa == (1u << f.mant_bits) - 1) {
+    value = NAN;
+  } else if (exponent == 0) {
+    value = std::ldexp(static_cast<double>(mantissa), f.min_exp() - f.mant_bits);
+  } else {
+    value = std::ldexp(1.0 + std::ldexp(static_cast<double>(mantissa), -f.mant_bits),
+                       static_cast<int>(exponent) - f.bias());
+  }
+  return negative ? -value : value;
+}
+
+// Rounds |value| (finite, > 0) to a multiple of `quantum` as `round` says for sign `negative`.
+double round_to(double magnitude, double quantum, Round round, bool negative) {
+  const double q = magnitude / quantum;  // exact: quantum is a power of two
+  double n = std::floor(q);
+  const double frac = q - n;
+  bool up = false;
+  switch (round) {
+    case Round::rz: up = false; break;
+    case Round::rm: up = negative && frac > 0; break;
+    case Round::rp: up = !negative && frac > 0; break;
+    case Round::rna: up = frac >= 0.5; break;
+    default: up = frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0); break;
+  }
+  if (up) n += 1;
+  return n * quantum;
+}
+
+std::uint32_t encode(const Format& f, double value, Round round, bool satfinite) {
+  const int total = f.exp_bits + f.mant_bits;
+  const std::uint32_t sign = std::signbit(value) ? 1u << total : 0;
+  if (std::isnan(value)) return f.nan;
+  const bool negative = sign != 0;
+  const double magnitude = std::fabs(value);
+  auto overflow = [&]() -> std::uint32_t {
+    // Per mode: the rounding direction decides between infinity and the largest finite value.
+    const bool to_max = satfinite || !f.ieee || round == Round::rz ||
+                        (round == Round::rm && !negative) || (round == Round::rp && negative);
+    if (!f.ieee && !satfinite) return f.nan | sign;  // e4m3 has no infinity
+    return sign | (to_max ? f.max_bits() : f.inf());
+  };
+  if (std::isinf(value)) return satfinite ? sign | f.max_bits() : overflow();
+  if (magnitude == 0) return sign;
+  int e;
+  std::frexp(magnitude, &e);  // magnitude = m * 2^e, m in [0.5, 1)
+  int exponent = e - 1;       // magnitude = 1.x * 2^exponent
+  if (exponent < f.min_exp()) exponent = f.min_exp();
+  const double rounded = round_to(magnitude, std::ldexp(1.0, exponent - f.mant_bits), round, negative);
+  if (rounded > f.max_finite()) return overflow();
+  if (rounded == 0) return sign;
+  std::frexp(rounded, &e);
+  const int re = e - 1;
+  if (re < f.min_exp()) {  // subnormal
+    const auto mantissa = static_cast<std::uint32_t>(std::ldexp(rounded, f.mant_bits - f.min_exp()));
+    return sign | mantissa;
+  }
+  const auto mantissa =
+      static_cast<std::uint32_t>(std::ldexp(rounded, f.mant_bits - re) - std::ldexp(1.0, f.mant_bits));
+  return sign | static_cast<std::uint32_t>(re + f.bias()) << f.mant_bits | mantissa;
+}
+
+}  // namespace
+
+double f16_to_double(std::uint16_t bits) { return decode(kF16, bits); }
+double bf16_to_double(std::uint16_t bits) { return decode(kBf16, bits); }
+double e4m3_to_double(std::uint8_t bits) { return decode(kE4m3, bits); }
+double e5m2_to_double(std::uint8_t bits) { return decode(kE5m2, bits); }
+
+std::uint16_t double_to_f16(double value, Round round, bool satfinite) {
+  return static_cast<std::uint16_t>(encode(kF16, value, round, satfinite));
+}
+std::uint16_t double_to_bf16(double value, Round round, bool satfinite) {
+  return static_cast<std::uint16_t>(encode(kBf16, value, round, satfinite));
+}
+std::uint8_t double_to_e4m3(double value, Round round, bool satfinite) {
+  return static_cast<std::uint8_t>(encode(kE4m3, value, round, satfinite));
+}
+std::uint8_t double_to_e5m2(double value, Round round, bool satfinite) {
+  return static_cast<std::uint8_t>(encode(kE5m2, value, round, satfinite));
+}
+
+float double_to_f32(double value, Round round) {
+  if (round == Round::rn || round == Round::none) return static_cast<float>(value);
+  if (std::isnan(value)) return static_cast<float>(value);
+  const std::uint32_t bits = encode(kF32, value, round, false);
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
+
+std::uint32_t f32_to_tf32(float value, Round round) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if (std::isnan(value) || std::isinf(value)) return bits & 0xFFFFE000u;
+  const Format tf32{8, 10, true, 0x7FFFFFFF};
+  const std::uint32_t narrow = encode(tf32, value, round, false);  // 19 bits
+  return narrow << 13;
+}
+
+float flush_f32(float value) {
+  return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0f, value) : value;
+}
+
+double flush_f64(double value) {
+  return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0, value) : value;
+}
+
+}  // namespace pkb::ptx

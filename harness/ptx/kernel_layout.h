@@ -1,0 +1,14 @@
+// Where one kernel keeps what each of its threads and blocks needs: registers and per-thread
+// frames of the kernel and every function it can call (each function once: NVRTC emits no
+// recursion, and a recursive call is refused when it runs), and the offsets of the .shared
+// variables it uses, with dynamic shared memory after them.
+#pragma once
+
+#include "harness/ptx/program.h"
+#include "harness/ptx/warp.h"
+
+namespace pkb::ptx {
+
+KernelLayout make_kernel_layout(const Program& program, int kernel);
+
+}  // namespace pkb::ptx

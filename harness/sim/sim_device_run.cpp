@@ -1,0 +1,274 @@
+// SimDevice::synchronize: runs every rank's streams to their end. Work at the head of a stream
+// starts when what it waits for is done (events, the other ranks' halves of a collective or a
+// barrier, a delay's virtual time); memsets, copies, fills, gemm and collectives happen the
+// moment they start, kernels run on the interpreter until they finish. When no thread can move,
+// the virtual clock jumps (to the next sleeper or delay, or in growing steps while spinners
+// wait, so their time-outs trap); a wait nothing can end is reported as a timeout naming where
+// every thread waits. A thread's fault ends the call and leaves the device failed, as a sticky
+// CUDA error leaves its context.
+#include <algorithm>
+#include <cstring>
+
+#include "harness/device/collective_moves_host.h"
+#include "harness/executor/device_error.h"
+#include "harness/sim/host_gemm.h"
+#include "harness/sim/sim_device.h"
+
+namespace pkb::harness {
+namespace {
+
+// Virtual time a call may take: well past PKB_SPIN_TIMEOUT_NS (10 s), so a spin wait with a
+// time-out traps (a runtime_error, as on a GPU) before the call is declared hung.
+constexpr double kMinCallVirtualSeconds = 30;
+// Clock jumps while every thread spins: from 1 us, doubling, at most 1 s.
+constexpr std::uint64_t kFirstJumpNs = 1'000;
+constexpr std::uint64_t kMaxJumpNs = 1'000'000'000;
+constexpr int kWaitLines = 6;
+
+std::string lane_budget_text(std::uint64_t budget) {
+  return std::to_string(budget / 1'000'000) + " million lane-instructions";
+}
+
+}  // namespace
+
+bool SimDevice::all_idle() const {
+  for (const auto& rank : ranks_)
+    for (const auto& queue : rank.streams)
+      if (!queue.empty()) return false;
+  return true;
+}
+
+// Starts (and for instantaneous work, finishes) the head of `work`'s stream. True when it is done.
+bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
+  Rank& state = ranks_[static_cast<std::size_t>(rank)];
+  switch (work.kind) {
+    case Work::Kind::launch:
+      if (!work.started) {
+        try {
+          const auto& k = work.kernel;
+          work.launch_id = machine_.launch(rank, k.kernel, {k.grid.x, k.grid.y, k.grid.z},
+                                           {k.block.x, k.block.y, k.block.z},
+                                           {k.cluster.x ? k.cluster.x : 1, k.cluster.y ? k.cluster.y : 1,
+                                            k.cluster.z ? k.cluster.z : 1},
+                                           k.shared_bytes, k.cooperative, k.params);
+        } catch (const ptx::LaunchRefused& refused) {
+          failure = {false, false, rank, std::string("launch of ") + work.kernel.kernel + ": " + refused.what()};
+          return false;
+        }
+        work.started = true;
+      }
+      return false;  // done when the machine says the launch finished
+    case Work::Kind::memset:
+      std::memset(reinterpret_cast<void*>(work.dst), work.value, work.bytes);
+      wrote(work.dst, work.bytes);
+      return true;
+    case Work::Kind::copy:
+      std::memmove(reinterpret_cast<void*>(work.dst), reinterpret_cast<const void*>(work.src), work.bytes);
+      wrote(work.dst, work.bytes);
+      return true;
+    case Work::Kind::fill: {
+      auto* out = reinterpret_cast<std::uint8_t*>(work.dst);
+      for (std::uint64_t at = 0; at < work.bytes; ++at)
+        out[at] = static_cast<std::uint8_t>(work.pattern.value >> (8 * (at % work.pattern.unit_bytes)));
+      wrote(work.dst, work.bytes);
+      return true;
+    }
+    case Work::Kind::gemm:
+      host_gemm(work.gemm);
+      wrote(work.gemm.c, static_cast<std::uint64_t>(work.gemm.m) * static_cast<std::uint64_t>(work.gemm.ldc) *
+                             dtype_size(work.gemm.c_dtype));
+      return true;
+    case Work::Kind::record: {
+      Event& event = state.events[work.event];
+      event.completed = std::max(event.completed, work.sequence);
+      event.at_ns = machine_.now_ns();
+      return true;
+    }
+    case Work::Kind::wait: return state.events[work.event].completed >= work.sequence;
+    case Work::Kind::delay:
+      if (!work.started) {
+        work.started = true;
+        work.until_ns = machine_.now_ns() + work.ns;
+      }
+      return machine_.now_ns() >= work.until_ns;
+    case Work::Kind::collective:
+      if (!work.started) {
+        work.started = true;
+        ++group_arrived_[work.group];
+      }
+      return false;  // the group completes in advance()
+    case Work::Kind::barrier:
+      if (!work.started) {
+        work.started = true;
+        ++barrier_arrived_[work.group];
+      }
+      return false;
+  }
+  return false;
+}
+
+bool SimDevice::advance() {
+  bool changed = false;
+  SyncResult failure;
+  for (int rank = 0; rank < world_; ++rank)
+    for (auto& queue : ranks_[static_cast<std::size_t>(rank)].streams)
+      while (!queue.empty()) {
+        const bool was_started = queue.front().started;
+        if (!try_start(rank, queue.front(), failure)) {
+          if (!failure.ok) {
+            lost_ = failure;
+            return false;
+          }
+          changed = changed || (queue.front().started && !was_started);
+          // Calls of one group on one stream are one NCCL call sequence: all arrive together.
+          if (queue.front().kind == Work::Kind::collective)
+            for (std::size_t next = 1; next < queue.size(); ++next) {
+              Work& later = queue[next];
+              if (later.kind != Work::Kind::collective || later.group != queue.front().group) break;
+              if (!later.started) {
+                later.started = true;
+                ++group_arrived_[later.group];
+                changed = true;
+              }
+            }
+          break;
+        }
+        queue.pop_front();
+        changed = true;
+      }
+  // Collectives whose every call has reached the head of its stream, and barriers every rank has
+  // reached: they happen now, and their stream heads are done.
+  for (auto group = groups_.begin(); group != groups_.end();) {
+    if (group_arrived_[group->first] < static_cast<int>(group->second.size())) {
+      ++group;
+      continue;
+    }
+    try {
+      run_moves_on_host(plan_collective_moves(group->second, world_),
+                        [&](DevAddr address, std::uint64_t bytes) { wrote(address, bytes); });
+    } catch (const Error& error) {
+      lost_ = SyncResult{false, false, group->second.front().rank, error.what()};
+      return false;
+    }
+    for (const auto& issued : group->second) {
+      auto& queue = stream(issued.rank, issued.stream);
+      while (!queue.empty() && queue.front().kind == Work::Kind::collective && queue.front().group == group->first)
+        queue.pop_front();
+    }
+    group_arrived_.erase(group->first);
+    group = groups_.erase(group);
+    changed = true;
+  }
+  for (auto generation = barrier_arrived_.begin(); generation != barrier_arrived_.end();) {
+    if (generation->second < world_) {
+      ++generation;
+      continue;
+    }
+    for (int rank = 0; rank < world_; ++rank)
+      for (auto& queue : ranks_[static_cast<std::size_t>(rank)].streams)
+        if (!queue.empty() && queue.front().kind == Work::Kind::barrier && queue.front().group == generation->first)
+          queue.pop_front();
+    generation = barrier_arrived_.erase(generation);
+    changed = true;
+  }
+  return changed;
+}
+
+std::string SimDevice::stream_waits() const {
+  std::string out;
+  for (int rank = 0; rank < world_; ++rank) {
+    const auto& streams = ranks_[static_cast<std::size_t>(rank)].streams;
+    for (std::size_t s = 0; s < streams.size(); ++s) {
+      if (streams[s].empty()) continue;
+      const Work& head = streams[s].front();
+      std::string what;
+      switch (head.kind) {
+        case Work::Kind::wait: what = "waits for an event no step records"; break;
+        case Work::Kind::collective: what = "waits for the other ranks' halves of a collective"; break;
+        case Work::Kind::barrier: what = "waits at a barrier step for the other ranks"; break;
+        default: continue;
+      }
+      out += "; rank " + std::to_string(rank) + " stream " + std::to_string(s) + " " + what;
+    }
+  }
+  return out;
+}
+
+SyncResult SimDevice::synchronize(double timeout_s) {
+  if (lost_) return *lost_;
+  ++calls_;
+  notes_.clear();
+  machine_.clear_undefined_note();
+  const std::uint64_t start_ns = machine_.now_ns();
+  const double seconds = std::max(timeout_s, kMinCallVirtualSeconds);
+  const std::uint64_t deadline_ns = start_ns + static_cast<std::uint64_t>(seconds * 1e9);
+  const std::uint64_t budget = options_.call_lane_budget;
+  const std::uint64_t first_instruction = machine_.stats().lane_instructions;
+  std::uint64_t jump = kFirstJumpNs;
+  auto hang = [&](const std::string& why) {
+    SyncResult result{false, true, 0, why};
+    lost_ = result;
+    return result;
+  };
+  while (true) {
+    while (advance()) {
+    }
+    if (lost_) return *lost_;
+    if (all_idle() && !machine_.busy()) break;
+    const std::uint64_t used = machine_.stats().lane_instructions - first_instruction;
+    if (used >= budget)
+      return hang("did not finish within " + lane_budget_text(budget) + " (the simulated node's limit for one call): " +
+                  machine_.describe_waits(kWaitLines));
+    const ptx::RunResult run = machine_.run(budget - used);
+    switch (run.kind) {
+      case ptx::RunResult::Kind::launches_done:
+        for (std::uint64_t id : run.finished)
+          for (auto& rank : ranks_)
+            for (auto& queue : rank.streams)
+              if (!queue.empty() && queue.front().kind == Work::Kind::launch && queue.front().launch_id == id)
+                queue.pop_front();
+        jump = kFirstJumpNs;
+        continue;
+      case ptx::RunResult::Kind::fault: {
+        SyncResult result{false, false, run.fault->rank, run.fault->message};
+        result.not_executed = run.fault->kind == ptx::Fault::Kind::unsupported;
+        lost_ = result;
+        return result;
+      }
+      case ptx::RunResult::Kind::budget: continue;  // the check above reports it
+      case ptx::RunResult::Kind::idle: break;
+    }
+    // Nothing can run now. Time first: delays and sleepers end at a known time.
+    std::uint64_t next = ~0ull;
+    for (const auto& rank : ranks_)
+      for (const auto& queue : rank.streams)
+        if (!queue.empty() && queue.front().kind == Work::Kind::delay && queue.front().started)
+          next = std::min(next, queue.front().until_ns);
+    if (const auto wake = machine_.next_wake()) next = std::min(next, *wake);
+    if (next != ~0ull) {
+      if (next > deadline_ns) return hang("did not finish within " + std::to_string(static_cast<int>(seconds)) + " s of virtual time");
+      machine_.advance_clock(next > machine_.now_ns() ? next - machine_.now_ns() : 0);
+      continue;
+    }
+    if (const auto stuck = machine_.stuck_warp_sync()) {
+      SyncResult result{false, false, stuck->rank, stuck->message};
+      lost_ = result;
+      return result;
+    }
+    if (machine_.has_parked()) {
+      // Spinners wait for memory nobody writes; only time can change what they see.
+      if (machine_.now_ns() + jump > deadline_ns)
+        return hang("did not finish within " + std::to_string(static_cast<int>(seconds)) +
+                    " s of virtual time: " + machine_.describe_waits(kWaitLines) + stream_waits());
+      machine_.advance_clock(jump);
+      jump = std::min(kMaxJumpNs, jump * 2);
+      continue;
+    }
+    return hang("deadlock: no thread and no stream can move: " + machine_.describe_waits(kWaitLines) +
+                stream_waits());
+  }
+  notes_ = machine_.undefined_note();
+  return {};
+}
+
+}  // namespace pkb::harness
