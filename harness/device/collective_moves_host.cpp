@@ -22,10 +22,10 @@ void store_floating(DevAddr base, std::uint64_t i, DType dtype, double value) {
   const float narrow = static_cast<float>(value);
   switch (dtype) {
     case DType::fp16:
-      reinterpret_cast<std::uint16_t*>(base)[i] = ptx::double_to_f16(narrow, ptx::Round::rn);
+      reinterpret_cast<std::uint16_t*>(base)[i] = ptx::float_to_f16_rn(narrow);
       break;
     case DType::bf16:
-      reinterpret_cast<std::uint16_t*>(base)[i] = ptx::double_to_bf16(narrow, ptx::Round::rn);
+      reinterpret_cast<std::uint16_t*>(base)[i] = ptx::float_to_bf16_rn(narrow);
       break;
     case DType::fp32: reinterpret_cast<float*>(base)[i] = narrow; break;
     default: reinterpret_cast<double*>(base)[i] = value; break;

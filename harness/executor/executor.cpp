@@ -50,31 +50,33 @@ bool has_inout(const PlanRunner& runner) {
 // inputs (unless an inout output was updated again by every call), and one more call, on poisoned
 // outputs and another input set, must be right too. A candidate that stops working after its
 // first calls fails here.
-void recheck(Sample& sample, int last, int sets, int distinct) {
+// `after` names what came before in the messages: "timing" on a GPU, "repeated calls" on the
+// simulated node.
+void recheck(Sample& sample, int last, int sets, int distinct, const std::string& after) {
   ExecDevice& device = *sample.device;
   PlanRunner& runner = *sample.runner;
   const int seed = sample.request.timing_seed;
   if (!has_inout(runner)) {
-    sample.progress("timing: re-check of the last timed call");
+    sample.progress(after + ": re-check of the last call");
     const TrialSummary summary = check_outputs(sample, read_outputs(device, runner, last),
                                                make_reference(sample, seed + last % distinct));
     if (!summary.passed)
-      throw SampleFailed(WorkerStatus::incorrect, "last timed call: " + summary.summary);
+      throw SampleFailed(WorkerStatus::incorrect, (after == "timing" ? "last timed call: " : "last repeated call: ") + summary.summary);
   }
-  sample.progress("timing: re-check call");
+  sample.progress(after + ": re-check call");
   const int set = (last + 1) % sets;
   const ReferenceSet reference = make_reference(sample, seed + set % distinct);
   write_inouts(device, runner, reference.inputs, set);
   prepare_call(device, runner, set, 1, static_cast<std::uint64_t>(seed) + 1);
-  wait_or_fail(device, sample.request.call_timeout_s, "re-check after timing: preparing buffers");
+  wait_or_fail(device, sample.request.call_timeout_s, "re-check after " + after + ": preparing buffers");
   runner.issue(set);
-  wait_or_fail(device, sample.request.call_timeout_s, "re-check after timing");
+  wait_or_fail(device, sample.request.call_timeout_s, "re-check after " + after);
   const std::string changed = changed_input(device, runner, reference.inputs, set);
   if (!changed.empty())
-    throw SampleFailed(WorkerStatus::incorrect, "re-check after timing: " + changed);
+    throw SampleFailed(WorkerStatus::incorrect, "re-check after " + after + ": " + changed);
   const TrialSummary summary = check_outputs(sample, read_outputs(device, runner, set), reference);
   if (!summary.passed)
-    throw SampleFailed(WorkerStatus::incorrect, "re-check after timing: " + summary.summary);
+    throw SampleFailed(WorkerStatus::incorrect, "re-check after " + after + ": " + summary.summary);
 }
 
 TimingResult time_sample(Sample& sample, const BaselineFactory& make_baseline) {
@@ -129,7 +131,7 @@ TimingResult time_sample(Sample& sample, const BaselineFactory& make_baseline) {
   timing.candidate = summarize_times(candidate_all);
   timing.baseline = summarize_times(baseline_all);
   timing.speedup = median_of(timing.round_speedups);
-  recheck(sample, candidate.last_set(), sets.sets, sets.distinct);
+  recheck(sample, candidate.last_set(), sets.sets, sets.distinct, "timing");
   timing.recheck_passed = true;
   return timing;
 }
@@ -162,7 +164,7 @@ int repeat_calls(Sample& sample) {
     runner.issue(call % kSets);
     wait_or_fail(device, sample.request.call_timeout_s, "repeated call " + std::to_string(call + 1));
   }
-  recheck(sample, (kRepeatedCalls - 1) % kSets, kSets, kSets);
+  recheck(sample, (kRepeatedCalls - 1) % kSets, kSets, kSets, "repeated calls");
   return kRepeatedCalls + 1;
 }
 

@@ -32,10 +32,9 @@ void Machine::enter_call(ExecState& s, LaneGroup& group, const Instr& call) {
     lane_fault(lane, Fault::Kind::unsupported, "call of " + fn.name + ", which the module declares but does not define");
   if (group.function == callee)
     lane_fault(lane, Fault::Kind::unsupported, "recursive call of " + fn.name);
-  for (int d = 0; d < group.depth; ++d)
-    if (group.calls[static_cast<std::size_t>(d)].function == callee)
-      lane_fault(lane, Fault::Kind::unsupported, "recursive call of " + fn.name);
-  if (group.depth >= kMaxCallDepth)
+  for (const CallFrame& frame : group.calls)
+    if (frame.function == callee) lane_fault(lane, Fault::Kind::unsupported, "recursive call of " + fn.name);
+  if (static_cast<int>(group.calls.size()) >= kMaxCallDepth)
     lane_fault(lane, Fault::Kind::unsupported, "calls nested deeper than " + std::to_string(kMaxCallDepth));
   const KernelLayout& layout = *s.launch.layout;
   const std::int64_t callee_frame = layout.frame_offset[static_cast<std::size_t>(callee)];
@@ -45,7 +44,7 @@ void Machine::enter_call(ExecState& s, LaneGroup& group, const Instr& call) {
     const Symbol& formal = program.symbols[static_cast<std::size_t>(fn.params[static_cast<std::size_t>(a)])];
     copy_param(s, group.mask, actual, group.frame_offset, formal, callee_frame);
   }
-  group.calls[group.depth++] = {group.pc + 1, group.function, group.reg_frame, group.frame_offset};
+  group.calls.push_back({group.pc + 1, group.function, group.reg_frame, group.frame_offset});
   group.function = callee;
   group.reg_frame = layout.reg_frame[static_cast<std::size_t>(callee)];
   group.frame_offset = callee_frame;
@@ -54,7 +53,8 @@ void Machine::enter_call(ExecState& s, LaneGroup& group, const Instr& call) {
 
 void Machine::leave_call(ExecState& s, LaneGroup& group) {
   const Program& program = *s.launch.program;
-  const CallFrame frame = group.calls[--group.depth];
+  const CallFrame frame = group.calls.back();
+  group.calls.pop_back();
   const Function& fn = program.functions[static_cast<std::size_t>(group.function)];
   const Instr& call = program.code[static_cast<std::size_t>(frame.return_pc - 1)];
   const Operand& returns = call.ops[0];

@@ -91,7 +91,8 @@ void shuffle(Lanes& lanes, Machine& machine, const Warp& warp) {
     } else {
       result[lane] = kUndefinedValue;
       const bool exited = (warp.exited >> j) & 1;
-      machine.note_undefined("`" + std::string(lanes.instr[lane]->text) + "` read lane " + std::to_string(j) +
+      if (machine.undefined_note().empty())  // only the first is kept: build the text once
+        machine.note_undefined("`" + std::string(lanes.instr[lane]->text) + "` read lane " + std::to_string(j) +
                              (exited ? ", which had exited" : ", which takes no part in it (not in the member mask)") +
                              ": the value is undefined (the simulated node returns NaN); " +
                              machine.where(warp, lane, lanes.instr[lane]));
@@ -175,6 +176,15 @@ void elect(Lanes& lanes) {
   });
 }
 
+void run_collective(Lanes& lanes, Machine& machine, const Warp& warp, std::int32_t op) {
+  if (op < 10) shuffle(lanes, machine, warp);
+  else if (op < 20) vote(lanes);
+  else if (op < 30) match(lanes);
+  else if (op < 40) redux(lanes);
+  else if (op == kElect) elect(lanes);
+  else if (op >= kWarpMatrixOps) matrix_collective(lanes);
+}
+
 // Completes the rendezvous of member mask `mm` and kind `kind` when every live lane it names has
 // arrived; `leader` (if any) absorbs the other groups.
 bool try_complete(Machine& machine, Warp& warp, std::uint32_t mm, const Instr& kind, LaneGroup* leader) {
@@ -193,13 +203,7 @@ bool try_complete(Machine& machine, Warp& warp, std::uint32_t mm, const Instr& k
       lanes.regs[lane] = warp.regs.get() + static_cast<std::ptrdiff_t>(group.reg_frame) * kWarpLanes;
     });
   }
-  const std::int32_t op = kind.aux;
-  if (op < 10) shuffle(lanes, machine, warp);
-  else if (op < 20) vote(lanes);
-  else if (op < 30) match(lanes);
-  else if (op < 40) redux(lanes);
-  else if (op == kElect) elect(lanes);
-  else if (op >= kWarpMatrixOps) matrix_collective(lanes);
+  run_collective(lanes, machine, warp, kind.aux);
   for (auto& group : warp.groups)
     if (group.mask != 0 && group.state == GroupState::warp_sync && (group.mask & arrived) == group.mask) {
       group.state = GroupState::ready;
@@ -237,6 +241,18 @@ bool arrive_warp_sync(ExecState& s, LaneGroup& group, const Instr& in, std::uint
     lane_fault(first_lane(mask & ~mm), Fault::Kind::warp_sync,
                "`" + std::string(in.text) + "` with member mask " + mask_text(mm) +
                    ", which leaves out the lane executing it (undefined in the PTX ISA)");
+  if (s.warp.group_count == 1 && (mm & s.warp.live()) == mask) {
+    // The common case: the whole rendezvous is this one group at this one instruction.
+    Lanes lanes{s};
+    lanes.members = mask;
+    each_lane(mask, [&](int lane) {
+      lanes.instr[lane] = &in;
+      lanes.regs[lane] = s.regs;
+    });
+    run_collective(lanes, s.machine, s.warp, in.aux);
+    ++group.pc;
+    return true;
+  }
   group.state = GroupState::warp_sync;
   group.wait_mask = mm;
   try_complete(s.machine, s.warp, mm, in, &group);

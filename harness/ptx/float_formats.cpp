@@ -106,8 +106,59 @@ std::uint32_t encode(const Format& f, double value, Round round, bool satfinite)
 
 }  // namespace
 
-double f16_to_double(std::uint16_t bits) { return decode(kF16, bits); }
-double bf16_to_double(std::uint16_t bits) { return decode(kBf16, bits); }
+float bf16_to_float(std::uint16_t bits) {
+  const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+
+float f16_to_float(std::uint16_t bits) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  std::uint32_t out;
+  if (exponent == 0x1F) {
+    out = sign | 0x7F800000u | mantissa << 13;
+  } else if (exponent == 0) {
+    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-08f;  // 2^-24, exact
+    std::memcpy(&out, &magnitude, 4);
+    out |= sign;
+  } else {
+    out = sign | (exponent + 112) << 23 | mantissa << 13;
+  }
+  float value;
+  std::memcpy(&value, &out, 4);
+  return value;
+}
+
+std::uint16_t float_to_bf16_rn(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFF;
+  return static_cast<std::uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+}
+
+std::uint16_t float_to_f16_rn(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000);
+  const std::uint32_t magnitude = bits & 0x7FFFFFFFu;
+  if (magnitude > 0x7F800000u) return 0x7FFF;
+  if (magnitude >= 0x477FF000u) return sign | 0x7C00;  // 65520 and up round to infinity
+  if (magnitude < 0x38800000u) {                        // below 2^-14: a subnormal (or zero)
+    float small;
+    std::memcpy(&small, &magnitude, 4);
+    // Scaling by 2^24 is exact; rounding the result to an integer rounds to nearest even.
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint32_t>(std::nearbyint(small * 16777216.0f)));
+  }
+  std::uint32_t half = ((magnitude >> 23) - 112) << 10 | (magnitude & 0x7FFFFF) >> 13;
+  const std::uint32_t rest = magnitude & 0x1FFF;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;  // a carry moves into the exponent
+  return static_cast<std::uint16_t>(sign | half);
+}
+
+double f16_to_double(std::uint16_t bits) { return f16_to_float(bits); }
+double bf16_to_double(std::uint16_t bits) { return bf16_to_float(bits); }
 double e4m3_to_double(std::uint8_t bits) { return decode(kE4m3, bits); }
 double e5m2_to_double(std::uint8_t bits) { return decode(kE5m2, bits); }
 

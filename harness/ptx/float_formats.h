@@ -10,6 +10,13 @@
 
 namespace pkb::ptx {
 
+/// The fast, exact paths of the two conversions every bf16 and fp16 kernel runs all the time.
+float bf16_to_float(std::uint16_t bits);
+float f16_to_float(std::uint16_t bits);
+/// Round to nearest even from an f32 (one rounding), NaN to the GPU's canonical 0x7FFF.
+std::uint16_t float_to_bf16_rn(float value);
+std::uint16_t float_to_f16_rn(float value);
+
 double f16_to_double(std::uint16_t bits);
 double bf16_to_double(std::uint16_t bits);
 double e4m3_to_double(std::uint8_t bits);

@@ -22,6 +22,15 @@ constexpr std::uint32_t kDefaultRegisters = 32;
 
 }  // namespace
 
+template <class T>
+std::unique_ptr<T[]> Machine::take(Pool<T>& pool, std::size_t count) {
+  auto& free = pool[count];
+  if (free.empty()) return std::unique_ptr<T[]>(new T[count]);  // not value-initialized: no clearing
+  std::unique_ptr<T[]> out = std::move(free.back());
+  free.pop_back();
+  return out;
+}
+
 Machine::Machine(int world, const GpuLimits& limits)
     : world_(world), limits_(limits), modules_(static_cast<std::size_t>(world)),
       gpus_(static_cast<std::size_t>(world)), run_queues_(static_cast<std::size_t>(world)) {
@@ -185,7 +194,7 @@ void Machine::start_block(Launch& launch, int sm) {
   block->index.z = static_cast<std::uint32_t>(block->linear / (std::uint64_t{launch.grid.x} * launch.grid.y));
   block->sm = sm;
   block->shared_bytes = launch.shared_per_block();
-  block->shared = std::make_unique<std::uint8_t[]>(block->shared_bytes + 16);
+  block->shared = take(byte_pool_, block->shared_bytes + 16);
   std::memset(block->shared.get(), kSharedFill, block->shared_bytes + 16);
   block->threads = static_cast<std::uint32_t>(launch.block.count());
   block->live_threads = block->threads;
@@ -205,9 +214,9 @@ void Machine::start_block(Launch& launch, int sm) {
     const std::uint32_t count = std::min<std::uint32_t>(32, block->threads - first);
     warp->lanes = count == 32 ? 0xFFFFFFFFu : (1u << count) - 1;
     warp->id = next_warp_id_++;
-    warp->regs = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(layout.reg_slots) * kWarpLanes);
+    warp->regs = take(register_pool_, static_cast<std::size_t>(layout.reg_slots) * kWarpLanes);
     if (layout.frame_bytes > 0)
-      warp->frames = std::make_unique<std::uint8_t[]>(static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes);
+      warp->frames = take(byte_pool_, static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes);
     LaneGroup& group = warp->groups[0];
     group.mask = warp->lanes;
     group.pc = fn.first_pc;
@@ -273,7 +282,14 @@ void Machine::retire_finished_blocks() {
     used.registers -= (launch.layout->registers + kRegisterGranule - 1) / kRegisterGranule *
                       kRegisterGranule * rounded;
     used.shared -= block->shared_bytes;
-    for (auto& warp : block->warps) warps_by_id_.erase(warp->id);
+    const KernelLayout& layout = *launch.layout;
+    for (auto& warp : block->warps) {
+      warps_by_id_.erase(warp->id);
+      register_pool_[static_cast<std::size_t>(layout.reg_slots) * kWarpLanes].push_back(std::move(warp->regs));
+      if (warp->frames)
+        byte_pool_[static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes].push_back(std::move(warp->frames));
+    }
+    byte_pool_[block->shared_bytes + 16].push_back(std::move(block->shared));
     ++launch.blocks_done;
     const int rank = launch.rank;
     const bool finished = launch.finished();

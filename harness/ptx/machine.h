@@ -171,6 +171,15 @@ class Machine {
   void leave_call(ExecState& s, LaneGroup& group);
   void exit_lanes(Warp& warp, LaneGroup& group);
 
+  // Buffers of retired warps and blocks, reused by later ones without clearing (registers and
+  // local memory start with stale but deterministic bytes, as a GPU's do; shared memory is filled).
+  template <class T>
+  using Pool = std::map<std::size_t, std::vector<std::unique_ptr<T[]>>>;
+  template <class T>
+  static std::unique_ptr<T[]> take(Pool<T>& pool, std::size_t count);
+  Pool<std::uint64_t> register_pool_;
+  Pool<std::uint8_t> byte_pool_;
+
   int world_;
   GpuLimits limits_;
   MemoryMap memory_;

@@ -55,6 +55,11 @@ std::string MemoryMap::describe_miss(std::uint64_t address, std::uint64_t bytes)
   }
   const std::string owner = nearest->rank >= 0 ? ", rank " + std::to_string(nearest->rank) : "";
   const std::string size = std::to_string(nearest->end - nearest->begin) + " bytes";
+  // A wild address far from everything: naming the closest buffer would suggest it was meant.
+  constexpr std::uint64_t kFar = 1ull << 30;
+  if (distance > kFar)
+    return "no allocation holds it (the nearest, " + nearest->name + owner + ", is " + std::to_string(distance) +
+           " bytes away)";
   if (after)
     return std::to_string(distance) + " bytes past the end of " + nearest->name + " (" + size + owner + ")";
   return std::to_string(distance) + " bytes before " + nearest->name + " (" + size + owner + ")";

@@ -51,8 +51,7 @@ struct LaneGroup {
   std::int32_t function = 0;     // the function the group is in
   std::int32_t reg_frame = 0;    // where that function's registers start (slots of 32 lanes)
   std::int64_t frame_offset = 0;  // where its per-thread frame starts (bytes)
-  std::uint8_t depth = 0;
-  std::array<CallFrame, kMaxCallDepth> calls{};
+  std::vector<CallFrame> calls;  // the callers' frames, innermost last (empty in the kernel)
   // Waiting.
   std::uint32_t wait_mask = 0;  // warp_sync: the lanes it waits for
   std::int32_t wait_id = 0;     // barrier id

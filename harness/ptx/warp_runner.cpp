@@ -38,6 +38,10 @@ std::uint32_t guard_mask(const ExecState& s, const Instr& in, std::uint32_t mask
 }
 
 LaneGroup* choose_group(Warp& warp, LaneGroup* current) {
+  if (warp.group_count == 1 && current && current->mask != 0) {
+    if (current->state == GroupState::held) current->state = GroupState::ready;
+    return current->state == GroupState::ready ? current : nullptr;
+  }
   LaneGroup* best = nullptr;
   bool any_held = false;
   for (auto& group : warp.groups) {
@@ -69,8 +73,9 @@ LaneGroup* choose_group(Warp& warp, LaneGroup* current) {
 
 // ---- lane groups
 bool LaneGroup::same_stack(const LaneGroup& other) const {
-  if (function != other.function || depth != other.depth || reg_frame != other.reg_frame) return false;
-  for (int d = 0; d < depth; ++d)
+  if (function != other.function || reg_frame != other.reg_frame || calls.size() != other.calls.size())
+    return false;
+  for (std::size_t d = 0; d < calls.size(); ++d)
     if (calls[d].return_pc != other.calls[d].return_pc) return false;
   return true;
 }
@@ -91,6 +96,7 @@ LaneGroup& split_group(Warp& warp, LaneGroup& group, std::uint32_t lanes) {
 
 void free_group(Warp& warp, LaneGroup& group) {
   group.mask = 0;
+  group.calls.clear();
   group.state = GroupState::ready;
   --warp.group_count;
 }
@@ -243,7 +249,7 @@ void Machine::run_warp(Warp& warp, std::uint64_t& budget) {
               LaneGroup& rest = split_group(warp, *g, g->mask & ~mask);
               rest.pc = g->pc + 1;
             }
-            if (in.flow == Flow::ret && g->depth > 0) {
+            if (in.flow == Flow::ret && !g->calls.empty()) {
               leave_call(s, *g);
             } else {
               exit_lanes(warp, *g);

@@ -23,11 +23,12 @@ double element(DevAddr base, std::int64_t index, DType dtype) {
 
 void store(DevAddr base, std::int64_t index, DType dtype, double value) {
   switch (dtype) {
+    // Values are fp32 results (one rounding to C's dtype, as cuBLAS writes them).
     case DType::bf16:
-      reinterpret_cast<std::uint16_t*>(base)[index] = ptx::double_to_bf16(value, ptx::Round::rn);
+      reinterpret_cast<std::uint16_t*>(base)[index] = ptx::float_to_bf16_rn(static_cast<float>(value));
       break;
     case DType::fp16:
-      reinterpret_cast<std::uint16_t*>(base)[index] = ptx::double_to_f16(value, ptx::Round::rn);
+      reinterpret_cast<std::uint16_t*>(base)[index] = ptx::float_to_f16_rn(static_cast<float>(value));
       break;
     case DType::fp32: reinterpret_cast<float*>(base)[index] = static_cast<float>(value); break;
     case DType::fp64: reinterpret_cast<double*>(base)[index] = value; break;

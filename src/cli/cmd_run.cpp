@@ -1,8 +1,9 @@
 // `pkb run [--model M] [--problems LIST] [--samples K] [--world W] [--dtype D] [--trials T]
 // [--jobs J] [--compile-jobs C] [--out DIR] [--resume] [--turns T] ...`: generation, compilation
-// and GPU evaluation in one pipeline (src/run), results in docs/RESULTS.md's layout. Without a GPU
-// every answer is still compiled and its plan validated (status compiled); with --turns T each
-// verdict goes back to the model for another answer (docs/TURNS.md).
+// and evaluation in one pipeline (src/run), results in docs/RESULTS.md's layout. Without a GPU the
+// simulated node judges every answer (verdicts, no timing; --device gpu stops at `compiled`
+// instead); with --turns T each verdict goes back to the model for another answer (docs/TURNS.md).
+// It ends with the run's pass@1 and who judged it.
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "src/cli/command.h"
 #include "src/cli/interrupt.h"
 #include "src/cli/run_config.h"
+#include "src/cli/run_headline.h"
 #include "src/cli/run_progress.h"
 #include "src/common/error.h"
 
@@ -41,7 +43,11 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
                  summary.resumed ? " (" + std::to_string(summary.resumed) + " resumed)" : "");
     // A run the client stopped (a dead endpoint, a bad key) left its unasked samples for --resume.
     const std::string stopped = prepared.generation.client->stop_reason();
-    if (!summary.cancelled && stopped.empty()) spdlog::info("run: next: pkb score {}", flags->out);
+    if (!summary.cancelled && stopped.empty()) {
+      if (const std::string headline = run_headline(flags->out); !headline.empty())
+        spdlog::info("run: {}", headline);
+      spdlog::info("run: next: pkb score {}", flags->out);
+    }
     if (summary.cancelled) {
       std::fprintf(stderr,
                    "pkb: interrupted: %s holds every sample finished so far; --resume continues\n",

@@ -17,6 +17,7 @@ ScoredSample scored_sample(const Record& record, const std::string& file, int li
     sample.speedup = evaluation->speedup;
     sample.sol_fraction = evaluation->sol_fraction;
     sample.flagged = evaluation->suspicious_fast;
+    sample.simulated = evaluation->eval && evaluation->eval->judged_by == std::optional<std::string>("sim");
     if (const auto timing = timing_summary(evaluation->timing)) {
       sample.emulated = timing->emulated;
       // The worker's own bound, in records written before src/sol judged the speed of light alone.

@@ -17,6 +17,7 @@ struct ScoredSample {
   std::string status;  // a SampleStatus name, or "generated" (schema 1: answered, not evaluated)
   std::optional<double> speedup;        // correct and timed
   bool emulated = false;                // timing.emulated
+  bool simulated = false;               // judged by the simulated node (eval.judged_by "sim")
   bool flagged = false;                 // suspicious_fast, or an older record's timing.sol_flag
   std::optional<double> sol_fraction;   // speed-of-light floor / candidate median
   std::optional<double> output_tokens;  // usage.output_tokens

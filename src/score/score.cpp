@@ -86,6 +86,7 @@ GroupScore score_group(const std::string& name, const std::vector<const ProblemT
     group.problems_scored += tally->n > 0 && !tally->unknown;
     group.samples += tally->n;
     group.timed_samples += static_cast<int>(tally->speedups.size());
+    group.simulated_records += tally->simulated;
     for (const auto& [status, count] : tally->statuses) group.statuses[status] += count;
   }
   std::vector<int> all(tallies.size());
@@ -96,8 +97,15 @@ GroupScore score_group(const std::string& name, const std::vector<const ProblemT
       static_cast<int>(tallies.size()), settings.bootstrap, settings.seed,
       [&](const std::vector<int>& pick) { return metrics_of(tallies, pick, ks, p_count); });
   const auto names = metric_names(ks, settings.ps);
+  // Only the simulated node judged and nothing was timed: fast_p was not measured (not 0).
+  const bool untimed_simulation = group.simulated_records > 0 && group.timed_samples == 0;
   for (std::size_t slot = 0; slot < names.size(); ++slot) {
     Estimate estimate{names[slot], point[slot], std::nullopt, std::nullopt};
+    if (untimed_simulation && names[slot].rfind("fast_", 0) == 0) {
+      estimate.value.reset();
+      group.metrics.push_back(estimate);
+      continue;
+    }
     if (point[slot] && slot < intervals.size() && intervals[slot]) {
       estimate.low = intervals[slot]->low;
       estimate.high = intervals[slot]->high;

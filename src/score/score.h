@@ -35,6 +35,7 @@ struct GroupScore {
   int problems_empty = 0;     // no scored sample (none, or only api_error)
   int samples = 0;            // scored samples
   int timed_samples = 0;      // speedups in the geometric mean
+  int simulated_records = 0;  // judged by the simulated node: in pass@k, never in fast_p
   std::map<std::string, int> statuses;  // per record
   std::vector<Estimate> metrics;
   const Estimate* find(const std::string& name) const;

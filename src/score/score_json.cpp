@@ -24,6 +24,7 @@ nlohmann::json group_json(const GroupScore& group) {
           {"problems_without_samples", group.problems_empty},
           {"samples", group.samples},
           {"timed_samples", group.timed_samples},
+          {"simulated_records", group.simulated_records},
           {"statuses", group.statuses},
           {"metrics", metrics}};
 }
@@ -79,13 +80,15 @@ GroupScore problem_group(const Score& score, const ProblemTally& tally) {
   group.problems_scored = tally.n > 0 && !tally.unknown;
   group.samples = tally.n;
   group.timed_samples = static_cast<int>(tally.speedups.size());
+  group.simulated_records = tally.simulated;
   group.statuses = tally.statuses;
+  const bool untimed_simulation = tally.simulated > 0 && tally.speedups.empty();
   for (const auto& overall : score.overall.metrics) {
     Estimate estimate{overall.name, std::nullopt, std::nullopt, std::nullopt};
     for (int k : score.ks) {
       if (overall.name == "pass@" + std::to_string(k)) estimate.value = problem_at_k(tally, tally.c, k);
       for (std::size_t p = 0; p < score.settings.ps.size(); ++p)
-        if (overall.name == fast_name(score.settings.ps[p], k))
+        if (overall.name == fast_name(score.settings.ps[p], k) && !untimed_simulation)
           estimate.value = problem_at_k(tally, tally.fast[p], k);
     }
     if (overall.name == "geomean_speedup" && !tally.speedups.empty()) {

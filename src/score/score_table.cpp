@@ -106,6 +106,10 @@ std::string score_table(const Score& score, Breakdown by) {
       << all.problems_unknown << " not executed (no GPU), " << all.problems_empty
       << " without samples)   samples: " << all.samples << "   timed: " << all.timed_samples
       << "   records skipped: " << score.pool.skipped.size() << "\n";
+  if (all.simulated_records > 0)
+    out << "# judged on the simulated node: " << all.simulated_records
+        << " records (the candidates' PTX run on the CPU): they count toward pass@k, never toward "
+           "fast_p; nothing they ran was timed\n";
   char line[160];
   std::snprintf(line, sizeof line, "%-22s %9s  %s\n", "metric", "value", "95% interval");
   out << line;
@@ -115,6 +119,9 @@ std::string score_table(const Score& score, Breakdown by) {
     const bool estimator = estimate.name.rfind("pass@", 0) == 0 || estimate.name.rfind("fast_", 0) == 0;
     if (!estimate.value && estimator && all.problems_scored == 0 && all.problems_unknown > 0)
       interval = all.statuses.count("compiled") ? "not executed (no GPU)" : "not evaluated";
+    else if (!estimate.value && estimate.name.rfind("fast_", 0) == 0 && all.simulated_records > 0 &&
+             all.timed_samples == 0)
+      interval = "not timed (the simulated node measures nothing)";
     std::snprintf(line, sizeof line, "%-22s %9s  %s\n", estimate.name.c_str(),
                   number(estimate.value).c_str(), interval.c_str());
     out << line;

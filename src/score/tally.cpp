@@ -19,6 +19,7 @@ struct SampleView {
 void count_record(const results::ScoredSample& record, ProblemTally& tally) {
   const std::string& status = record.status;
   ++tally.statuses[status];
+  if (record.simulated) ++tally.simulated;
   if (status == "api_error") return;
   ++tally.responses;
   if (status == "format_error") ++tally.format_errors;
@@ -44,14 +45,15 @@ void add_turn(const results::ScoredSample& record, const std::vector<double>& ps
   }
   for (std::size_t index = 0; index < ps.size(); ++index)
     if (counts_as_fast(true, record.speedup.value_or(0), record.emulated || !record.speedup,
-                       record.flagged, ps[index]))
+                       record.flagged, ps[index], record.simulated))
       view.fast[index] = true;
 }
 
 }  // namespace
 
-bool counts_as_fast(bool correct, double speedup, bool emulated, bool flagged, double p) {
-  if (!correct) return false;
+bool counts_as_fast(bool correct, double speedup, bool emulated, bool flagged, double p,
+                    bool simulated) {
+  if (!correct || simulated) return false;
   if (p <= 0) return true;
   return !emulated && !flagged && speedup > p;
 }

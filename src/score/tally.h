@@ -19,6 +19,7 @@ struct ProblemTally {
   bool unknown = false;          // a sample was never executed (compiled / generated)
   std::vector<double> speedups;  // of correct samples with trusted timing (best turn)
   std::vector<double> sol_fractions;  // of those samples, floor / median where judged (best turn)
+  int simulated = 0;     // records judged by the simulated node (verdicts, never timings)
   // Per record (every turn):
   std::map<std::string, int> statuses;
   int responses = 0;      // records with a model response (not api_error)
@@ -34,6 +35,8 @@ std::vector<ProblemTally> tally_problems(const Pool& pool, const std::vector<dou
 
 /// Whether a timed correct sample counts toward fast_p: strictly faster than p, timing measured on
 /// real GPUs (not emulated) and not flagged by the speed-of-light check. p = 0 means correct.
-bool counts_as_fast(bool correct, double speedup, bool emulated, bool flagged, double p);
+/// A verdict of the simulated node never counts: it proves the logic, not the speed.
+bool counts_as_fast(bool correct, double speedup, bool emulated, bool flagged, double p,
+                    bool simulated = false);
 
 }  // namespace pkb::score

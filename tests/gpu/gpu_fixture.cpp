@@ -69,10 +69,12 @@ harness::WorkerResult eval_answer(const fs::path& answer, const EvalOptions& opt
     return failed;
   }
   compile::CompileOptions compile_options;
-  compile_options.arch = device_arch();
+  compile_options.arch = options.simulated ? "sm_90a" : device_arch();
   compile_options.world = options.world;
-  compile_options.multicast = false;
+  compile_options.multicast = options.simulated;  // the simulated node has multicast
   compile_options.timeout_s = 120;
+  // One compile cache for every test process of this user: the same answers recompile often.
+  compile_options.cache_dir = fs::temp_directory_path() / ("pkb-test-nvrtc-" + std::to_string(::getuid()));
   const compile::CompileResult compiled = compile::compile_cuda(extraction.cuda, compile_options);
   if (!compiled.ok) {
     ADD_FAILURE() << answer << " does not compile:\n" << compiled.log;
@@ -96,12 +98,15 @@ harness::WorkerResult eval_answer(const fs::path& answer, const EvalOptions& opt
   std::random_device random;  // secret seeds, as pkb eval draws them
   for (int trial = 0; trial < options.trials; ++trial)
     request.trial_seeds.push_back(static_cast<int>(random() % 1000000) + 1);
+  if (!options.trial_seeds.empty()) request.trial_seeds = options.trial_seeds;
+  request.schedule_seed = options.schedule_seed;
   request.timing_seed = static_cast<int>(random() % 1000000) + 1000000;
   request.timing = options.timing;
   request.call_timeout_s = options.call_timeout_s;
   request.emulate = options.emulate;
   harness::WorkerRunOptions run_options;
   run_options.deadline_s = options.deadline_s;
+  if (options.simulated) run_options.program = harness::sim_worker_program();
   harness::WorkerResult result = harness::run_worker(request, run_options);
   std::error_code ignored;
   fs::remove_all(dir, ignored);

@@ -1,11 +1,13 @@
-// Shared by the gpu tests: whether a GPU is here (through the CUDA runtime, so the program starts
-// without a driver), and one answer file evaluated end to end: extract, compile with NVRTC, run
-// in a fresh pkb-worker with secret random seeds.
+// Shared by the gpu tests and the simulated node's tests: whether a GPU is here (through the CUDA
+// runtime, so the program starts without a driver), and one answer file evaluated end to end:
+// extract, compile with NVRTC, run in a fresh pkb-worker (or pkb-sim-worker) with secret seeds.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "harness/executor/worker_client.h"
 
@@ -25,6 +27,9 @@ struct EvalOptions {
   double deadline_s = 300;
   harness::EmulateMode emulate = harness::EmulateMode::auto_detect;
   int trials = 3;
+  bool simulated = false;          // pkb-sim-worker: the simulated node (compiled with multicast)
+  std::uint64_t schedule_seed = 0;  // the simulated node's schedules; 0: derived from the seeds
+  std::vector<int> trial_seeds;     // empty: secret random ones
 };
 
 /// The problem folder an answer file is for: problems/NNN_* for a file named NNN_*.md.

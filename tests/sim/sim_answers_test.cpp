@@ -1,0 +1,103 @@
+// Every problem's reference answer (problems/NNN_name/answer.md) is judged `correct` on the
+// simulated node at its smallest and largest world size (bf16, test dims), and every mutant of
+// tests/sim/mutants (a plausible wrong answer per problem) is judged `incorrect` at the largest:
+// the check catches what a model gets wrong, and accepts what it gets right. Each case is its own
+// ctest entry, so `ctest -j` spreads them over the cores; compiles share one cache.
+// scripts/sim_sweep.py runs the answers at every world size and dtype.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "src/eval/eval.h"
+#include "src/problem/spec_loader.h"
+
+namespace pkb::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kProblems = fs::path(PKB_SOURCE_DIR) / "problems";
+const fs::path kMutants = fs::path(PKB_SOURCE_DIR) / "tests/sim/mutants";
+
+struct Case {
+  fs::path answer;
+  fs::path problem;
+  int world = 0;
+  bool mutant = false;
+};
+
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.answer.parent_path().filename().string() << "/" << c.answer.filename().string() << " W=" << c.world;
+}
+
+// The problem folder of a mutant file named NNN_name.md or NNN_name.K.md.
+fs::path problem_of(const fs::path& mutant) {
+  const std::string stem = mutant.stem().string();
+  return kProblems / stem.substr(0, stem.find('.'));
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(kProblems))
+    if (fs::exists(entry.path() / "answer.md")) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& dir : dirs) {
+    const auto spec = problem::load_problem(dir);
+    for (int world : {spec.world_sizes.front(), spec.world_sizes.back()}) {
+      out.push_back({dir / "answer.md", dir, world, false});
+      if (spec.world_sizes.size() == 1) break;
+    }
+  }
+  std::vector<fs::path> mutants;
+  if (fs::exists(kMutants))
+    for (const auto& entry : fs::directory_iterator(kMutants))
+      if (entry.path().extension() == ".md") mutants.push_back(entry.path());
+  std::sort(mutants.begin(), mutants.end());
+  for (const auto& mutant : mutants) {
+    const fs::path dir = problem_of(mutant);
+    out.push_back({mutant, dir, problem::load_problem(dir).world_sizes.back(), true});
+  }
+  return out;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  std::string name = (info.param.mutant ? "mutant_" + info.param.answer.stem().string()
+                                        : info.param.problem.filename().string()) +
+                     "_W" + std::to_string(info.param.world);
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+fs::path cache_dir() { return fs::temp_directory_path() / ("pkb-test-nvrtc-" + std::to_string(::getuid())); }
+
+class OnTheSimulatedNode : public testing::TestWithParam<Case> {};
+
+TEST_P(OnTheSimulatedNode, IsJudgedAsItShouldBe) {
+  const Case& c = GetParam();
+  const auto spec = problem::load_problem(c.problem);
+  const Candidate candidate = load_candidate(c.answer, {});
+  ASSERT_FALSE(candidate.format_error) << *candidate.format_error;
+  EvalRequest request;
+  request.spec = &spec;
+  request.world = c.world;
+  request.dtype = DType::bf16;
+  request.dims = spec.test_dims;
+  request.cache_dir = cache_dir();
+  request.run_timeout_s = 300;
+  const Target target = choose_target("sm_90a", c.world, DeviceChoice::sim);
+  const EvalOutcome outcome = evaluate(candidate, request, target);
+  const std::string expected = c.mutant ? "incorrect" : "correct";
+  EXPECT_EQ(std::string(results::status_name(outcome.status)), expected)
+      << c.answer << " W=" << c.world << ": " << outcome.message << "\n" << outcome.compile.log;
+  EXPECT_EQ(outcome.judged_by, "sim");
+  std::cout << c.answer.filename().string() << " W=" << c.world << ": " << results::status_name(outcome.status)
+            << ": " << outcome.message.substr(0, 300) << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Answers, OnTheSimulatedNode, testing::ValuesIn(cases()), case_name);
+
+}  // namespace
+}  // namespace pkb::eval
