@@ -3,6 +3,8 @@
 // atomic: one host thread runs every lane). atom.add.f32 on global memory flushes subnormal
 // inputs and results, on shared memory it does not (the PTX ISA's rule); f16/bf16 adds round to
 // nearest even. inc/dec wrap into [0, b]. An atom is a possible spin (a compare-and-swap lock).
+// sm_90's vector forms (.v2/.v4/.v8 add, min, max of floats in global memory) update element by
+// element.
 #include <cmath>
 #include <cstring>
 
@@ -113,6 +115,37 @@ void atomic(ExecState& s, const Instr& in, std::uint32_t mask) {
   if (d) s.load_hash = hash;
 }
 
+// sm_90's vector forms, global memory only: atom.add.v2.f32 {d0, d1}, [a], {b0, b1} (and .v4;
+// v2/v4/v8 of f16 or bf16, v2/v4 of f16x2 or bf16x2; add, min, max). Each element is its own
+// atomic update; the whole vector is checked as one access.
+void atomic_vector(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const bool is_red = in.aux >= 100;
+  const auto op = static_cast<AtomOp>(in.aux % 100);
+  const int addr_at = is_red ? 0 : 1;
+  const Operand& addr = in.ops[addr_at];
+  const Operand& values = in.ops[addr_at + 1];
+  const auto& vec_regs = s.launch.program->vec_regs;
+  auto slot = [&](const Operand& v, int e, int lane) -> std::uint64_t* {
+    const std::int32_t r = vec_regs[static_cast<std::size_t>(v.reg + e)];
+    return r < 0 ? nullptr : s.regs + static_cast<std::ptrdiff_t>(r) * kWarpLanes + lane;
+  };
+  const int bytes = type_bytes(in.type);
+  const auto total = static_cast<std::uint32_t>(bytes * in.vec);
+  each_lane(mask, [&](int lane) {
+    std::uint8_t* p = translate(s, in.space, operand_address(s, addr, lane), total, lane, Access::atomic);
+    for (int e = 0; e < in.vec; ++e) {
+      std::uint8_t* at = p + e * bytes;
+      const std::uint64_t old = read_bits(at, bytes);
+      const std::uint64_t* b = slot(values, e, lane);
+      const std::uint64_t next = update(in.type, op, old, b ? *b : 0, 0, in.type == Type::f32);
+      std::memcpy(at, &next, static_cast<std::size_t>(bytes));
+      if (!is_red)
+        if (std::uint64_t* d = slot(in.ops[0], e, lane)) *d = old;
+    }
+    wrote(s, p, total);
+  });
+}
+
 }  // namespace
 
 bool decode_atomic(DecodeInput& input, Instr& instr) {
@@ -129,12 +162,31 @@ bool decode_atomic(DecodeInput& input, Instr& instr) {
   q.drop_hints();
   q.take("noftz");
   const int op = q.take_one({"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"});
+  const int vector = q.take_one({"v2", "v4", "v8"});
   const std::vector<Type> types = q.take_types();
-  if (op < 0 || types.size() != 1 || q.take("v2") || q.take("v4") || q.take("v8")) {
-    mark_unsupported(input, instr, op < 0 ? "operation" : "type or vector form");
+  if (op < 0 || types.size() != 1) {
+    mark_unsupported(input, instr, op < 0 ? "operation" : "type");
     return true;
   }
   instr.type = types[0];
+  if (vector >= 0) {
+    const Type t = instr.type;
+    const bool halves = t == Type::f16 || t == Type::bf16;
+    const bool words = t == Type::f32 || t == Type::f16x2 || t == Type::bf16x2;
+    const int data_at = base == "red" ? 1 : 2;
+    const bool vectors = instr.nops == data_at + 1 && instr.ops[data_at].kind == Operand::Kind::vec &&
+                         instr.ops[data_at].count == (2 << vector) &&
+                         (base == "red" || instr.ops[0].kind == Operand::Kind::vec);
+    if (!(halves || (words && vector < 2)) || (op != kAdd && op != kMin && op != kMax) ||
+        instr.space != Space::global || !vectors) {
+      mark_unsupported(input, instr, "vector form");
+      return true;
+    }
+    instr.vec = static_cast<std::uint8_t>(2 << vector);
+    instr.aux = op + (base == "red" ? 100 : 0);
+    instr.handler = atomic_vector;
+    return true;
+  }
   instr.aux = op + (base == "red" ? 100 : 0);
   const int operands = (base == "red" ? 2 : 3) + (op == kCas ? 1 : 0);
   if (instr.nops != operands) {

@@ -141,7 +141,12 @@ template <class C>
 void slct(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src a = source(s, in, 1), b = source(s, in, 2), c = source(s, in, 3);
   std::uint64_t* d = dest(s, in, 0);
-  each_lane(mask, [&](int lane) { d[lane] = get<C>(c[lane]) >= 0 ? a[lane] : b[lane]; });
+  each_lane(mask, [&](int lane) {
+    C test = get<C>(c[lane]);
+    if constexpr (std::is_same_v<C, float>)
+      if (in.mods & kFtz) test = flush_f32(test);  // a negative subnormal becomes -0, which is >= 0
+    d[lane] = test >= 0 ? a[lane] : b[lane];
+  });
 }
 
 template <template <class> class H>

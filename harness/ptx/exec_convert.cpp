@@ -2,8 +2,8 @@
 // .rzi .rmi .rpi; NaN gives 0 and out-of-range values saturate), integer -> float and float <->
 // float (.rn .rz .rm .rp, .rni .. to an integral value, .ftz, .sat to [0, 1], .relu, .satfinite),
 // and the packing forms (f16x2, bf16x2, e4m3x2, e5m2x2 from two f32: the first source goes to the
-// high half) and unpacking (f16x2 from fp8x2). Compiled with -frounding-math: directed rounding
-// sets the host's mode.
+// high half; e4m3x2, e5m2x2 from f16x2 or bf16x2, high to high), and unpacking (f16x2 from fp8x2).
+// Compiled with -frounding-math: directed rounding sets the host's mode.
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -168,6 +168,20 @@ void convert_unpack(ExecState& s, const Instr& in, std::uint32_t mask) {
   });
 }
 
+// e4m3x2 / e5m2x2 from f16x2 (or bf16x2): each half narrowed, the high half to the high byte.
+void convert_narrow_pair(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const Src a = source(s, in, 1);
+  std::uint64_t* d = dest(s, in, 0);
+  const Type half = in.type2 == Type::bf16x2 ? Type::bf16 : Type::f16;
+  const Type element = in.type == Type::e4m3x2 ? Type::e4m3 : Type::e5m2;
+  each_lane(mask, [&](int lane) {
+    const auto word = static_cast<std::uint32_t>(a[lane]);
+    const long double hi = half_to_double(half, static_cast<std::uint16_t>(word >> 16));
+    const long double lo = half_to_double(half, static_cast<std::uint16_t>(word));
+    d[lane] = (to_float(element, hi, in.round, in) << 8) | to_float(element, lo, in.round, in);
+  });
+}
+
 // Fast paths for the conversions every bf16 kernel runs.
 void bf16_to_f32(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src a = source(s, in, 1);
@@ -220,6 +234,8 @@ bool decode_convert(DecodeInput& input, Instr& instr) {
     instr.handler = instr.nops == 3 ? convert_pack : nullptr;
   } else if (dst == Type::f16x2 && (src == Type::e4m3x2 || src == Type::e5m2x2)) {
     instr.handler = instr.nops == 2 ? convert_unpack : nullptr;
+  } else if ((dst == Type::e4m3x2 || dst == Type::e5m2x2) && (src == Type::f16x2 || src == Type::bf16x2)) {
+    instr.handler = instr.nops == 2 ? convert_narrow_pair : nullptr;
   } else if (packs || src == Type::f16x2 || src == Type::bf16x2 || src == Type::e4m3x2 || src == Type::e5m2x2) {
     instr.handler = nullptr;
   } else if (instr.nops == 2) {

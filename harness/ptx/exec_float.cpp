@@ -26,10 +26,17 @@ T flush(T v) {
   else return flush_f64(v);
 }
 
+// The NaN the GPU writes when it makes one (all mantissa bits set).
+template <class T>
+T canonical_nan() {
+  if constexpr (std::is_same_v<T, float>) return as_f32(0x7FFFFFFFu);
+  else return as_f64(0x7FFFFFFFFFFFFFFFull);
+}
+
 template <class T>
 T minmax(T a, T b, bool is_max, bool propagate_nan) {
   if (std::isnan(a) || std::isnan(b)) {
-    if (propagate_nan || (std::isnan(a) && std::isnan(b))) return std::numeric_limits<T>::quiet_NaN();
+    if (propagate_nan || (std::isnan(a) && std::isnan(b))) return canonical_nan<T>();
     return std::isnan(a) ? b : a;
   }
   if (a == b && a == 0) {  // -0 is smaller than +0
@@ -132,7 +139,7 @@ void testp(ExecState& s, const Instr& in, std::uint32_t mask) {
       case 1: r = std::isinf(x); break;
       case 2: r = !std::isnan(x); break;
       case 3: r = std::isnan(x); break;
-      case 4: r = std::isnormal(x); break;
+      case 4: r = std::isnormal(x) || x == 0; break;  // zeros count as normal (PTX ISA)
       case 5: r = std::fpclassify(x) == FP_SUBNORMAL; break;
     }
     d[lane] = r ? 1 : 0;

@@ -313,6 +313,33 @@ struct Bfi {
 
 template <class T> using AddH = Add<T>;
 
+// dp4a.atype.btype d, a, b, c: c plus the four byte products; dp2a.{lo,hi}: the two 16-bit
+// elements of a times bytes 0-1 (lo) or 2-3 (hi) of b. Signedness per operand type.
+void dot_product(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const Src a = source(s, in, 1), b = source(s, in, 2), c = source(s, in, 3);
+  std::uint64_t* d = dest(s, in, 0);
+  const bool a_signed = in.type == Type::s32, b_signed = in.type2 == Type::s32;
+  const bool two_way = in.aux != 0;
+  const int b_first = in.aux == 2 ? 2 : 0;
+  each_lane(mask, [&](int lane) {
+    const auto x = static_cast<std::uint32_t>(a[lane]), y = static_cast<std::uint32_t>(b[lane]);
+    auto byte = [&](std::uint32_t v, int i, bool sign) {
+      const std::uint32_t raw = (v >> (8 * i)) & 0xFF;
+      return sign ? static_cast<std::int64_t>(static_cast<std::int8_t>(raw)) : static_cast<std::int64_t>(raw);
+    };
+    auto half = [&](std::uint32_t v, int i, bool sign) {
+      const std::uint32_t raw = (v >> (16 * i)) & 0xFFFF;
+      return sign ? static_cast<std::int64_t>(static_cast<std::int16_t>(raw)) : static_cast<std::int64_t>(raw);
+    };
+    std::int64_t sum = static_cast<std::int64_t>(static_cast<std::uint32_t>(c[lane]));
+    if (two_way)
+      for (int i = 0; i < 2; ++i) sum += half(x, i, a_signed) * byte(y, b_first + i, b_signed);
+    else
+      for (int i = 0; i < 4; ++i) sum += byte(x, i, a_signed) * byte(y, i, b_signed);
+    d[lane] = static_cast<std::uint32_t>(sum);
+  });
+}
+
 bool expect_ops(DecodeInput& input, Instr& instr, int count) {
   if (instr.nops == count) return true;
   mark_unsupported(input, instr, "expected " + std::to_string(count) + " operands");
@@ -329,6 +356,21 @@ bool decode_integer(DecodeInput& input, Instr& instr) {
                                      "popc", "clz", "bfind", "brev", "bfe", "bfi"};
   bool known = false;
   for (const char* op : kOps) known = known || base == op;
+  if (base == "dp4a" || base == "dp2a") {
+    const int half = base == "dp2a" ? q.take_one({"lo", "hi"}) : -1;
+    const std::vector<Type> types = q.take_types();
+    const bool ok = types.size() == 2 && instr.nops == 4 && (base == "dp4a" || half >= 0) &&
+                    (types[0] == Type::u32 || types[0] == Type::s32) && (types[1] == Type::u32 || types[1] == Type::s32);
+    if (!ok) {
+      mark_unsupported(input, instr, "form");
+      return true;
+    }
+    instr.type = types[0];
+    instr.type2 = types[1];
+    instr.aux = base == "dp4a" ? 0 : 1 + half;
+    instr.handler = dot_product;
+    return true;
+  }
   if (!known) return false;
   // Float and half forms of add/sub/mul/mad/div/abs/neg/min/max belong to the float families.
   std::vector<Type> types = q.take_types();

@@ -114,8 +114,23 @@ void lop3(ExecState& s, const Instr& in, std::uint32_t mask) {
   });
 }
 
-// prmt.b32 d, a, b, c (the default mode): byte i of d is byte c[4i+2:4i] of b:a, or that byte's
-// sign replicated when c[4i+3] is set.
+// prmt.b32{.mode} d, a, b, c over the bytes of b:a (a is bytes 0-3). The generic form: byte i of
+// d is byte c[4i+2:4i], or that byte's sign replicated when c[4i+3] is set. The modes use c[1:0]
+// as in the PTX ISA's table: f4e/b4e extract four consecutive bytes forward or backward, rc8
+// replicates a byte, ecl/ecr clamp at the left or right edge, rc16 replicates a half-word.
+enum PermuteMode : std::int32_t { kGeneric, kF4e, kB4e, kRc8, kEcl, kEcr, kRc16 };
+
+int permute_byte(std::int32_t mode, std::uint32_t ctl, int i) {
+  switch (mode) {
+    case kF4e: return static_cast<int>((ctl + static_cast<std::uint32_t>(i)) & 7);
+    case kB4e: return static_cast<int>((ctl - static_cast<std::uint32_t>(i)) & 7);
+    case kRc8: return static_cast<int>(ctl);
+    case kEcl: return i > static_cast<int>(ctl) ? i : static_cast<int>(ctl);
+    case kEcr: return i < static_cast<int>(ctl) ? i : static_cast<int>(ctl);
+    default: return static_cast<int>(2 * (ctl & 1) + static_cast<std::uint32_t>(i & 1));  // rc16
+  }
+}
+
 void permute(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src a = source(s, in, 1), b = source(s, in, 2), c = source(s, in, 3);
   std::uint64_t* d = dest(s, in, 0);
@@ -125,12 +140,56 @@ void permute(ExecState& s, const Instr& in, std::uint32_t mask) {
     const auto selector = static_cast<std::uint32_t>(c[lane]);
     std::uint32_t r = 0;
     for (int i = 0; i < 4; ++i) {
-      const std::uint32_t sel = (selector >> (4 * i)) & 0xF;
-      std::uint32_t byte = static_cast<std::uint32_t>((bytes >> (8 * (sel & 7))) & 0xFF);
-      if (sel & 8) byte = (byte & 0x80) ? 0xFF : 0;
+      std::uint32_t byte;
+      if (in.aux == kGeneric) {
+        const std::uint32_t sel = (selector >> (4 * i)) & 0xF;
+        byte = static_cast<std::uint32_t>((bytes >> (8 * (sel & 7))) & 0xFF);
+        if (sel & 8) byte = (byte & 0x80) ? 0xFF : 0;
+      } else {
+        byte = static_cast<std::uint32_t>((bytes >> (8 * permute_byte(in.aux, selector & 3, i))) & 0xFF);
+      }
       r |= byte << (8 * i);
     }
     d[lane] = r;
+  });
+}
+
+// bmsk.{clamp,wrap}.b32 d, a, b: a mask of b bits from bit a (the PTX ISA's pseudocode).
+void bit_mask(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const Src a = source(s, in, 1), b = source(s, in, 2);
+  std::uint64_t* d = dest(s, in, 0);
+  const bool clamp = in.mods & kClamp;
+  each_lane(mask, [&](int lane) {
+    const auto pos = static_cast<std::uint32_t>(a[lane]), width = static_cast<std::uint32_t>(b[lane]);
+    const std::uint32_t a1 = pos & 0x1F, b1 = width & 0x1F, sum = a1 + b1;
+    std::uint32_t mask0 = ~0u << a1;
+    std::uint32_t mask1 = sum >= 32 ? 0u : ~0u << sum;
+    bool overflow = sum >= 32;
+    if (clamp) {
+      if (pos >= 32) {
+        overflow = true;
+        mask0 = 0;
+      }
+      if (width >= 32) overflow = true;
+    }
+    if (overflow) mask1 = 0;
+    else if (b1 == 0) mask1 = ~0u;
+    d[lane] = mask0 & ~mask1;
+  });
+}
+
+// szext.{clamp,wrap}.{s32,u32} d, a, b: a's low b bits, sign- or zero-extended.
+void sign_zero_extend(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const Src a = source(s, in, 1), b = source(s, in, 2);
+  std::uint64_t* d = dest(s, in, 0);
+  const bool clamp = in.mods & kClamp, is_signed_type = in.type == Type::s32;
+  each_lane(mask, [&](int lane) {
+    const auto x = static_cast<std::uint32_t>(a[lane]), n = static_cast<std::uint32_t>(b[lane]);
+    const std::uint32_t b1 = n & 0x1F;
+    const bool too_large = n >= 32 && clamp;
+    const std::uint32_t high = too_large ? 0u : ~0u << b1;
+    const bool sign = !(b1 == 0 || too_large || !is_signed_type) && ((x >> ((b1 - 1) & 0x1F)) & 1);
+    d[lane] = (x & ~high) | (sign ? high : 0u);
   });
 }
 
@@ -140,6 +199,20 @@ bool decode_logic(DecodeInput& input, Instr& instr) {
   Qualifiers& q = input.q;
   const std::string& base = q.base();
   const bool bitwise = base == "and" || base == "or" || base == "xor" || base == "not" || base == "cnot";
+  if (base == "bmsk" || base == "szext") {
+    const int mode = q.take_one({"clamp", "wrap"});
+    const std::vector<Type> types = q.take_types();
+    instr.type = types.size() == 1 ? types[0] : Type::none;
+    const bool ok = mode >= 0 && instr.nops == 3 &&
+                    (base == "bmsk" ? instr.type == Type::b32 : (instr.type == Type::s32 || instr.type == Type::u32));
+    if (!ok) {
+      mark_unsupported(input, instr, "form");
+      return true;
+    }
+    if (mode == 0) instr.mods |= kClamp;
+    instr.handler = base == "bmsk" ? bit_mask : sign_zero_extend;
+    return true;
+  }
   if (!bitwise && base != "shl" && base != "shr" && base != "shf" && base != "lop3" && base != "prmt") return false;
   const std::vector<Type> types = q.take_types();
   const Type type = types.size() == 1 ? types[0] : Type::none;
@@ -188,9 +261,10 @@ bool decode_logic(DecodeInput& input, Instr& instr) {
     if (!instr.handler) mark_unsupported(input, instr, "form");
     return true;
   }
-  // prmt: only the default (generic) mode.
-  if (!q.empty() || type != Type::b32 || instr.nops != 4) {
-    mark_unsupported(input, instr, "mode");
+  const int mode = q.take_one({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
+  instr.aux = mode < 0 ? kGeneric : mode + 1;
+  if (type != Type::b32 || instr.nops != 4) {
+    mark_unsupported(input, instr, "form");
     return true;
   }
   instr.handler = permute;

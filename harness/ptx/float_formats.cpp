@@ -84,7 +84,8 @@ std::uint32_t encode(const Format& f, double value, Round round, bool satfinite)
     if (!f.ieee && !satfinite) return f.nan | sign;  // e4m3 has no infinity
     return sign | (to_max ? f.max_bits() : f.inf());
   };
-  if (std::isinf(value)) return satfinite ? sign | f.max_bits() : overflow();
+  // An infinity stays one whatever the rounding (only finite values round to the largest finite).
+  if (std::isinf(value)) return satfinite || !f.ieee ? (satfinite ? sign | f.max_bits() : f.nan | sign) : sign | f.inf();
   if (magnitude == 0) return sign;
   int e;
   std::frexp(magnitude, &e);  // magnitude = m * 2^e, m in [0.5, 1)

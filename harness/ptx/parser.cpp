@@ -654,6 +654,11 @@ class Parser {
     }
     if (token.text.front() == '%')
       throw ParseError(line, "unknown register " + std::string(token.text));
+    if (token.text == "WARP_SZ") {  // PTX's one predefined constant
+      op.kind = Operand::Kind::imm;
+      op.imm = 32;
+      return op;
+    }
     op.kind = Operand::Kind::label;  // resolved when the body ends
     op.reg = static_cast<std::int32_t>(label_names_.size());
     label_names_.push_back(std::string(token.text));
