@@ -10,7 +10,10 @@
 #      replay model) judged by `pkb run` at W = 2 and W = 8 (test dims, no timing; the two runs
 #      side by side), and every problem's reference on the GPU at bench dims (`pkb reference
 #      --batch`, bf16, the largest W; on one GPU that is also the emulated baseline). Its table is
-#      $OUT/sweep.md, ready for docs/GPU_RUNS.md;
+#      $OUT/sweep.md, ready for docs/GPU_RUNS.md. The same answers are then judged on the simulated
+#      node (`--device sim`, the machine's 16 cores) at the same W, so the table puts the two
+#      verdicts side by side: where they differ, the interpreter (harness/ptx) or the GPU path has
+#      a bug;
 #   4. the `gpu` test label (the executor: examples correct at W = 2, 4, 8, broken candidates,
 #      timing repeatability), when the budget still allows;
 #   5. a table of the example answers at bench dims: status, candidate and baseline medians,
@@ -69,7 +72,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPKB_WERROR=OFF \
   -DCMAKE_PREFIX_PATH="$torch_prefix;$deps/usr" -DPKB_HEADER_ONLY_SPDLOG="$deps/usr/include" \
   -DPKB_PYTHON="$python" "${cuda_args[@]}" "${nccl_args[@]}" > "$work/configure.log" 2>&1 ||
   { tail -40 "$work/configure.log" | tee -a "$summary"; exit 1; }
-targets=(pkb pkb-worker pkb-nvrtc executor_gpu_tests)
+targets=(pkb pkb-worker pkb-sim-worker pkb-nvrtc executor_gpu_tests)
 grep -q '^build pkb-torch:' "$build/build.ninja" 2>/dev/null && targets+=(pkb-torch)
 grep -q '^build nccl_tests:' "$build/build.ninja" 2>/dev/null && targets+=(nccl_tests)
 build_start=$(date +%s)
@@ -98,12 +101,26 @@ print(",".join(k[:3] for k in keys if os.path.isfile("problems/%s/problem.json" 
                and w in json.load(open("problems/%s/problem.json" % k))["world_sizes"]))' "$world")
     # The two runs share the GPU side by side: nothing is timed, so they cannot disturb each other.
     timeout $(( $(left_s) - 120 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
-      --world "$world" --dims test --no-timing --trials 2 --out "$work/answers_W$world" \
+      --device gpu --world "$world" --dims test --no-timing --trials 2 --out "$work/answers_W$world" \
       > "$work/answers_W$world.out" 2> "$work/answers_W$world.err" &
     answer_args+=(--answers "$world=$work/answers_W$world")
   done
   wait
   say "answers judged in $(( $(date +%s) - sweep_start )) s"
+  # The simulated node's verdicts of the same answers, one W after the other (each run uses every
+  # core): a verdict that differs from the GPU's is a bug of one of the two.
+  for world in ${PKB_GPU_CHECK_SWEEP_WORLDS:-2 8}; do
+    fits 100 || break
+    sim_start=$(date +%s)
+    problems=$(ls -d problems/[0-9]*_*/ | xargs -n1 basename | while read -r key; do
+      $python -c 'import json, sys; sys.exit(int(sys.argv[2]) not in json.load(open(sys.argv[1]))["world_sizes"])' \
+        "problems/$key/problem.json" "$world" && echo "${key:0:3}"; done | paste -sd,)
+    timeout $(( $(left_s) - 90 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
+      --device sim --world "$world" --dims test --trials 2 --out "$work/sim_W$world" \
+      > "$work/sim_W$world.out" 2> "$work/sim_W$world.err"
+    say "simulated node at W = $world in $(( $(date +%s) - sim_start )) s (exit $?)"
+    answer_args+=(--answers "$world sim=$work/sim_W$world")
+  done
   if fits 60; then
     $python -c 'import json, os
 keys = sorted(k for k in os.listdir("problems") if os.path.isfile("problems/%s/problem.json" % k))

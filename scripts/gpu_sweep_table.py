@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """The per-problem table of a scripts/gpu-check.sh sweep, for its summary and docs/GPU_RUNS.md.
 
-  gpu_sweep_table.py --problems DIR --answers W=RESULTS_DIR ... [--references BATCH_OUT] [--markdown]
+  gpu_sweep_table.py --problems DIR --answers LABEL=RESULTS_DIR ... [--references BATCH_OUT]
+                     [--judge gpu|sim] [--markdown]
 
-Each --answers names a results directory that `pkb run` wrote at world size W with a replay model
-serving the reference answers; --references is the stdout of `pkb reference --batch` (one JSON line per job, in the
-order of the problem folders). One row per problem: the status of its answer at each W (with the
-first part of the message when it is not correct) and whether its reference ran at bench dims.
+Each --answers names a results directory that `pkb run` wrote with a replay model serving the
+reference answers; LABEL says its setting ("2" for W = 2, "8 fp16", "2 sim", ...) and heads its
+column. --references is the stdout of `pkb reference --batch` (one JSON line per job, in the order
+of the problem folders); without it the table has no reference column. One row per problem: the
+status of its answer in each run (with the first part of the message when it is not correct) and
+whether its reference ran at bench dims. A record judged on the simulated node (eval.judged_by
+"sim") is marked "(sim)" when --judge is gpu, and a GPU verdict "(gpu)" when --judge is sim, so a
+mixed table says who judged each cell.
 """
 import argparse
 import json
@@ -20,7 +25,7 @@ def problem_keys(problems_dir):
 
 
 def answer_statuses(results_dir):
-    """problem key -> (status, message) of sample 0, turn 0 (the reference answer's record)."""
+    """problem key -> (status, message, judged_by) of sample 0, turn 0 (the reference answer's record)."""
     statuses = {}
     path = os.path.join(results_dir, "samples.jsonl")
     if not os.path.exists(path):
@@ -35,7 +40,8 @@ def answer_statuses(results_dir):
             except ValueError:
                 continue  # a torn last line of a killed run
             if record.get("sample") == 0 and record.get("turn", 0) == 0:
-                statuses[record["problem"]] = (record.get("status", "?"), record.get("message") or "")
+                judged_by = (record.get("eval") or {}).get("judged_by", "")
+                statuses[record["problem"]] = (record.get("status", "?"), record.get("message") or "", judged_by)
     return statuses
 
 
@@ -57,11 +63,15 @@ def reference_results(path, keys):
     return results
 
 
-def cell(status_message):
-    if status_message is None:
+def cell(value, judge):
+    if value is None:
         return "never run"
-    status, message = status_message
-    return status if status in ("correct", "compiled") else "%s: %s" % (status, message[:80])
+    status, message, judged_by = value
+    text = status if status in ("correct", "compiled") else "%s: %s" % (status, message[:80])
+    # Who judged, where it is not the table's judge (a compile error was judged by nobody).
+    if judged_by and judged_by != judge:
+        text += " (%s)" % judged_by
+    return text
 
 
 def main():
@@ -69,6 +79,7 @@ def main():
     parser.add_argument("--problems", required=True)
     parser.add_argument("--answers", action="append", default=[], metavar="W=DIR")
     parser.add_argument("--references")
+    parser.add_argument("--judge", choices=("gpu", "sim"), default="gpu")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     keys = problem_keys(args.problems)
@@ -77,18 +88,21 @@ def main():
         world, _, directory = item.partition("=")
         runs.append((world, answer_statuses(directory)))
     references = reference_results(args.references, keys)
-    heads = ["problem"] + ["answer W=%s" % world for world, _ in runs] + ["reference (bench, GPU)"]
+    heads = ["problem"] + ["answer W=%s" % world for world, _ in runs]
+    if args.references:
+        heads.append("reference (bench, GPU)")
     rows = []
     counts = {}
     for key in keys:
         row = [key]
         for world, statuses in runs:
             value = statuses.get(key)
-            row.append(cell(value))
+            row.append(cell(value, args.judge))
             label = value[0] if value else "never run"
             counts[(world, label)] = counts.get((world, label), 0) + 1
-        ref = references.get(key)
-        row.append("not run" if ref is None else ("ok %.2f s" % ref[1] if ref[0] else "FAILED: %s" % str(ref[1])[:80]))
+        if args.references:
+            ref = references.get(key)
+            row.append("not run" if ref is None else ("ok %.2f s" % ref[1] if ref[0] else "FAILED: %s" % str(ref[1])[:80]))
         rows.append(row)
     if args.markdown:
         print("| " + " | ".join(heads) + " |")

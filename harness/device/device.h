@@ -56,6 +56,7 @@ struct SyncResult {
   int rank = -1;       // the rank that failed or did not finish, -1 when ok
   std::string error;   // "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
   bool not_executed = false;  // the simulated node met an instruction it does not implement
+  bool race = false;          // the simulated node saw a peer use a rank whose call had ended
 };
 
 class Device {

@@ -41,6 +41,9 @@ void wait_or_fail(ExecDevice& device, double timeout_s, const std::string& what)
   if (sync.ok) return;
   if (sync.not_executed)
     throw SampleFailed(WorkerStatus::not_executed, what + ": rank " + std::to_string(sync.rank) + ": " + sync.error);
+  // A race against the ABI: the outputs may even be right, the answer is not.
+  if (sync.race)
+    throw SampleFailed(WorkerStatus::incorrect, what + ": rank " + std::to_string(sync.rank) + ": " + sync.error);
   if (sync.timed_out) {
     // The simulated node says why (its clock is virtual, and it knows where every thread waits).
     const std::string why = sync.error.empty() || !device.info().simulated

@@ -1,11 +1,12 @@
 // Integer arithmetic: add sub mul mad (lo, hi, wide, sat, the .cc carry chain) mul24 mad24 sad
-// div rem abs neg min max popc clz bfind brev bfe bfi. Semantics as the PTX ISA defines them:
-// wrap-around arithmetic, shifts and bit positions clamped, division by zero giving all ones
-// (unsigned) as the hardware does rather than trapping the host.
-#include "harness/ptx/lane_bits.h"
+// div rem abs neg min max (also .s16x2 .u16x2) popc clz bfind brev bfe bfi. Semantics as the PTX
+// ISA defines them: wrap-around arithmetic, shifts and bit positions clamped, division by zero
+// giving all ones (unsigned) as the hardware does rather than trapping the host.
+#include <algorithm>
 #include <limits>
 
 #include "harness/ptx/decode.h"
+#include "harness/ptx/lane_bits.h"
 #include "harness/ptx/lane_values.h"
 
 namespace pkb::ptx {
@@ -346,6 +347,31 @@ bool expect_ops(DecodeInput& input, Instr& instr, int count) {
   return false;
 }
 
+// min / max .s16x2 .u16x2: each 16-bit half on its own (aux: bit 0 max, bit 1 signed); .relu
+// clamps a negative signed result to 0.
+void packed_min_max(ExecState& s, const Instr& in, std::uint32_t mask) {
+  const Src a = source(s, in, 1), b = source(s, in, 2);
+  std::uint64_t* d = dest(s, in, 0);
+  const bool max = in.aux & 1, is_signed = in.aux & 2, relu = in.mods & kRelu;
+  each_lane(mask, [&](int lane) {
+    std::uint32_t out = 0;
+    for (int half = 0; half < 2; ++half) {
+      const auto x = static_cast<std::uint16_t>(a[lane] >> (16 * half));
+      const auto y = static_cast<std::uint16_t>(b[lane] >> (16 * half));
+      std::int32_t r;
+      if (is_signed) {
+        const auto sx = static_cast<std::int16_t>(x), sy = static_cast<std::int16_t>(y);
+        r = max ? std::max(sx, sy) : std::min(sx, sy);
+        if (relu && r < 0) r = 0;
+      } else {
+        r = max ? std::max(x, y) : std::min(x, y);
+      }
+      out |= static_cast<std::uint32_t>(static_cast<std::uint16_t>(r)) << (16 * half);
+    }
+    d[lane] = out;
+  });
+}
+
 }  // namespace
 
 bool decode_integer(DecodeInput& input, Instr& instr) {
@@ -372,6 +398,19 @@ bool decode_integer(DecodeInput& input, Instr& instr) {
     return true;
   }
   if (!known) return false;
+  const bool signed_x2 = (base == "min" || base == "max") && q.take("s16x2");
+  if (signed_x2 || ((base == "min" || base == "max") && q.take("u16x2"))) {
+    const bool is_signed = signed_x2;
+    if (q.take("relu")) instr.mods |= kRelu;
+    if (!expect_ops(input, instr, 3)) return true;
+    if ((instr.mods & kRelu) && !is_signed) {
+      mark_unsupported(input, instr, "form");
+      return true;
+    }
+    instr.aux = (base == "max" ? 1 : 0) | (is_signed ? 2 : 0);
+    instr.handler = packed_min_max;
+    return true;
+  }
   // Float and half forms of add/sub/mul/mad/div/abs/neg/min/max belong to the float families.
   std::vector<Type> types = q.take_types();
   if (types.size() != 1) {

@@ -3,7 +3,7 @@
 // addresses must fall inside a region of the memory map (a plan buffer, a signal pad, a module
 // variable); shared ones inside the block's shared memory; local ones inside the thread's frame;
 // param ones inside the launch's parameters. An access outside them, or misaligned, faults with
-// the nearest buffer named.
+// the nearest buffer named; so does a peer's access to a rank whose call has ended.
 #include <cstdio>
 
 #include "harness/ptx/exec_state.h"
@@ -27,6 +27,11 @@ std::string access_text(Access access, std::uint32_t bytes) {
 }
 
 }  // namespace
+
+void after_call(int lane, Access access, std::uint32_t bytes, const Region& region, int rank) {
+  lane_fault(lane, Fault::Kind::race,
+             "a " + access_text(access, bytes) + " by rank " + std::to_string(rank) + " in " + after_call_text(region));
+}
 
 void lane_fault(int lane, Fault::Kind kind, const std::string& message) { throw LaneFault{lane, kind, message}; }
 
@@ -75,11 +80,15 @@ std::uint8_t* translate(ExecState& s, Space space, std::uint64_t address, std::u
   switch (space) {
     case Space::global:
     case Space::const_: {
-      if (s.machine.memory().find(address, bytes)) return reinterpret_cast<std::uint8_t*>(address);
+      const MemoryMap& memory = s.machine.memory();
+      if (const Region* region = memory.find(address, bytes)) {
+        if (memory.any_call_ended() && region->rank != s.launch.rank && memory.call_ended(region->rank))
+          after_call(lane, access, bytes, *region, s.launch.rank);
+        return reinterpret_cast<std::uint8_t*>(address);
+      }
       if (address < 4096)
         outside(lane, access, bytes, "at " + hex(address) + " (a null pointer)");
-      outside(lane, access, bytes,
-              "at " + hex(address) + ": " + s.machine.memory().describe_miss(address, bytes));
+      outside(lane, access, bytes, "at " + hex(address) + ": " + memory.describe_miss(address, bytes));
     }
     case Space::shared:
     case Space::shared_cluster:

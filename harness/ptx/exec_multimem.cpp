@@ -34,8 +34,14 @@ std::vector<std::uint8_t*> copies(ExecState& s, std::uint64_t address, std::uint
   if (bytes > 1 && offset % (bytes > 16 ? 16 : bytes) != 0)
     lane_fault(lane, Fault::Kind::memory, "misaligned multimem access at offset " + std::to_string(offset));
   std::vector<std::uint8_t*> out;
-  for (std::uint64_t base : memory.multicast_addresses(object))
-    out.push_back(reinterpret_cast<std::uint8_t*>(base + offset));
+  for (std::uint64_t base : memory.multicast_addresses(object)) {
+    const std::uint64_t at = base + offset;
+    if (memory.any_call_ended())
+      if (const Region* region = memory.find(at, bytes);
+          region && region->rank != s.launch.rank && memory.call_ended(region->rank))
+        after_call(lane, Access::write, bytes, *region, s.launch.rank);
+    out.push_back(reinterpret_cast<std::uint8_t*>(at));
+  }
   return out;
 }
 

@@ -117,5 +117,7 @@ inline void wrote(ExecState& s, const std::uint8_t* host, std::uint32_t bytes) {
 }
 
 [[noreturn]] void lane_fault(int lane, Fault::Kind kind, const std::string& message);
+/// The fault of an access by `rank` to `region` of a rank whose call has ended.
+[[noreturn]] void after_call(int lane, Access access, std::uint32_t bytes, const Region& region, int rank);
 
 }  // namespace pkb::ptx

@@ -231,16 +231,37 @@ bool arrive_warp_sync(ExecState& s, LaneGroup& group, const Instr& in, std::uint
   const bool whole_warp = in.aux >= kWarpMatrixOps;
   const Src mm_source = whole_warp ? Src{nullptr, 0} : source(s, in, in.nops - 1);
   const auto mm = whole_warp ? s.warp.lanes : static_cast<std::uint32_t>(mm_source[first_lane(mask)]);
-  if (!whole_warp)
+  auto leaves_out = [&](std::uint32_t lanes, std::uint32_t member_mask) {
+    if (lanes & ~member_mask)
+      lane_fault(first_lane(lanes & ~member_mask), Fault::Kind::warp_sync,
+                 "`" + std::string(in.text) + "` with member mask " + mask_text(member_mask) +
+                     ", which leaves out the lane executing it (undefined in the PTX ISA)");
+  };
+  // Lanes of this group may pass different masks (the two halves of a warp, each its own
+  // 16-lane reduction): each set of lanes with one mask value is a rendezvous of its own, so
+  // all but the first lane's set wait in groups split off here.
+  std::vector<LaneGroup*> parts;
+  if (!whole_warp) {
+    std::uint32_t others = 0;
     each_lane(mask, [&](int lane) {
-      if (static_cast<std::uint32_t>(mm_source[lane]) != mm)
-        lane_fault(lane, Fault::Kind::warp_sync, "lanes of one group pass different member masks to `" +
-                                                     std::string(in.text) + "`");
+      if (static_cast<std::uint32_t>(mm_source[lane]) != mm) others |= 1u << lane;
     });
-  if (mask & ~mm)
-    lane_fault(first_lane(mask & ~mm), Fault::Kind::warp_sync,
-               "`" + std::string(in.text) + "` with member mask " + mask_text(mm) +
-                   ", which leaves out the lane executing it (undefined in the PTX ISA)");
+    while (others) {
+      const auto value = static_cast<std::uint32_t>(mm_source[first_lane(others)]);
+      std::uint32_t subset = 0;
+      each_lane(others, [&](int lane) {
+        if (static_cast<std::uint32_t>(mm_source[lane]) == value) subset |= 1u << lane;
+      });
+      leaves_out(subset, value);
+      LaneGroup& part = split_group(s.warp, group, subset);
+      part.state = GroupState::warp_sync;
+      part.wait_mask = value;
+      parts.push_back(&part);
+      others &= ~subset;
+    }
+    mask = group.mask;
+  }
+  leaves_out(mask, mm);
   if (s.warp.group_count == 1 && (mm & s.warp.live()) == mask) {
     // The common case: the whole rendezvous is this one group at this one instruction.
     Lanes lanes{s};
@@ -256,6 +277,9 @@ bool arrive_warp_sync(ExecState& s, LaneGroup& group, const Instr& in, std::uint
   group.state = GroupState::warp_sync;
   group.wait_mask = mm;
   try_complete(s.machine, s.warp, mm, in, &group);
+  for (LaneGroup* part : parts)
+    if (part->mask != 0 && part->state == GroupState::warp_sync)
+      try_complete(s.machine, s.warp, part->wait_mask, in, nullptr);
   return group.state == GroupState::ready && group.mask != 0;
 }
 

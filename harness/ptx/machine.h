@@ -40,7 +40,9 @@ struct GpuLimits {
 /// Why the simulation stopped a sample: a thread's fault (the message names kernel, rank, block,
 /// thread, instruction and source line), an instruction pkb does not implement, or a hang.
 struct Fault {
-  enum class Kind { memory, trap, warp_sync, unsupported, launch, deadlock, budget };
+  // race: a thread touched the memory of a rank whose call had ended (memory_map.h): a wrong
+  // answer under the ABI, though nothing crashed.
+  enum class Kind { memory, trap, warp_sync, unsupported, launch, deadlock, budget, race };
   Kind kind = Kind::memory;
   int rank = 0;
   std::string message;
@@ -82,6 +84,7 @@ class Machine {
   int world() const { return world_; }
   const GpuLimits& limits() const { return limits_; }
   MemoryMap& memory() { return memory_; }
+  const MemoryMap& memory() const { return memory_; }
   void set_schedule(const Schedule& schedule);
 
   /// Loads `program` on `rank` (its module variables are allocated and initialised; a reload

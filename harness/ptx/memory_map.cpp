@@ -7,6 +7,14 @@
 
 namespace pkb::ptx {
 
+std::string after_call_text(const Region& region) {
+  const std::string owner = std::to_string(region.rank);
+  return region.name + " of rank " + owner + " after rank " + owner +
+         "'s call had ended (its streams were done; on a GPU its host returns and its next call may reuse that "
+         "memory): no rank may end its call while peers still use its memory, so the plan needs a barrier "
+         "step after the last peer access (docs/ABI.md)";
+}
+
 void MemoryMap::add(std::uint64_t begin, std::uint64_t bytes, int rank, std::string name, bool module_var) {
   Region region{begin, begin + bytes, rank, std::move(name), module_var};
   const auto at = std::lower_bound(regions_.begin(), regions_.end(), region,

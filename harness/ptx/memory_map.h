@@ -5,6 +5,7 @@
 // multicast objects. Host pointers never reach those tags (user space ends below 2^57).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Region {
   bool module_var = false;           // a __device__ variable (reset when the module reloads)
 };
 
+/// "y of rank 1 after rank 1's call had ended (...)": why touching `region` now is a race.
+std::string after_call_text(const Region& region);
+
 class MemoryMap {
  public:
   /// Registers [begin, begin + bytes); regions never overlap.
@@ -42,6 +46,19 @@ class MemoryMap {
   std::string describe_miss(std::uint64_t address, std::uint64_t bytes) const;
   void remove_module_vars(int rank);
 
+  /// A rank whose call has ended (its streams are done) may reuse its memory at once on a GPU (its
+  /// host returns, the next call starts): a peer that still touches it races. The simulated device
+  /// marks such ranks; translate() faults a peer's access to their regions.
+  void set_call_ended(int rank, bool ended) {
+    if (static_cast<std::size_t>(rank) >= ended_.size()) ended_.resize(static_cast<std::size_t>(rank) + 1, 0);
+    ended_[static_cast<std::size_t>(rank)] = ended;
+    any_ended_ = std::find(ended_.begin(), ended_.end(), 1) != ended_.end();
+  }
+  bool any_call_ended() const { return any_ended_; }
+  bool call_ended(int rank) const {
+    return rank >= 0 && static_cast<std::size_t>(rank) < ended_.size() && ended_[static_cast<std::size_t>(rank)];
+  }
+
   /// Multicast objects: object k maps offset o to addresses[r] + o on every rank r.
   int add_multicast(std::vector<std::uint64_t> addresses, std::uint64_t bytes);
   const std::vector<std::uint64_t>& multicast_addresses(int object) const { return multicast_[object].addresses; }
@@ -51,6 +68,8 @@ class MemoryMap {
  private:
   const Region* find_slow(std::uint64_t address, std::uint64_t bytes) const;
   std::vector<Region> regions_;  // sorted by begin
+  std::vector<std::uint8_t> ended_;  // by rank: its call has ended
+  bool any_ended_ = false;
   mutable const Region* last_ = nullptr;
   struct Multicast {
     std::vector<std::uint64_t> addresses;

@@ -150,13 +150,14 @@ class Parser {
       next();
     }
     if (is(".entry") || is(".func")) return function();
-    variable(is_extern, /*in_function=*/false);
+    variable(is_extern, /*in_function=*/false, /*list=*/true);
     expect(";");
   }
 
-  // A .global/.const/.shared/.local/.param variable: [.align N] .type name[dims] [= init]
-  // (the caller takes the ';' or ',' after it).
-  std::int32_t variable(bool is_extern, bool in_function) {
+  // A .global/.const/.shared/.local/.param variable: [.align N] .type name[dims] [= init], or
+  // with `list` (a declaration statement, not a parameter) several names: `.shared .b64 a, b;`.
+  // The caller takes the ';' or ',' after it; returns the first name's symbol.
+  std::int32_t variable(bool is_extern, bool in_function, bool list = false) {
     const Token& space_token = next();
     Space space = Space::global;
     if (space_token.text == ".global") space = Space::global;
@@ -191,6 +192,19 @@ class Parser {
       }
     }
     if (type == Type::none) throw ParseError(space_token.line, "declaration without a type");
+    const bool frame = space == Space::local || (space == Space::param && in_function);
+    const std::int32_t first = named_variable(symbol, type, vector, align, frame);
+    if (list)
+      while (accept(",")) named_variable(symbol, type, vector, align, frame);
+    (void)is_extern;
+    return first;
+  }
+
+  // One name of a declaration whose space and qualifiers `head` holds: name[dims] [= init]. A
+  // frame variable (.local, a function's .param) gets its offset in the thread's frame.
+  std::int32_t named_variable(const Symbol& head, Type type, int vector, std::uint32_t align, bool frame) {
+    Symbol symbol = head;
+    const Space space = symbol.space;
     const Token& name = expect_ident();
     symbol.name = std::string(name.text);
     const std::uint64_t element = static_cast<std::uint64_t>(type_bytes(type)) * vector;
@@ -215,8 +229,7 @@ class Parser {
       symbol.dynamic_shared = true;
       symbol.bytes = 0;
     }
-    (void)is_extern;
-    if (space == Space::local || (space == Space::param && in_function)) {
+    if (frame) {
       symbol.kind = SymbolKind::frame;
       symbol.offset = align_up(program_->frame_bytes, symbol.align);
       program_->frame_bytes = symbol.offset + static_cast<std::int64_t>(symbol.bytes);
@@ -424,7 +437,7 @@ class Parser {
     if (token.text == ".pragma") return skip_to_semicolon();
     if (token.text == ".local" || token.text == ".shared" || token.text == ".param" ||
         token.text == ".global" || token.text == ".const") {
-      variable(false, true);
+      variable(false, true, true);
       expect(";");
       return;
     }

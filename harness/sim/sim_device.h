@@ -105,7 +105,12 @@ class SimDevice final : public ExecDevice {
   std::deque<Work>& stream(int rank, int index);
   void push(int rank, int stream, Work work);
   bool advance();  // starts and finishes what can; true when something changed
+  void mark_call_ends();   // ranks whose streams are done have ended their call (memory_map.h)
+  void reset_call_ends();  // every rank in its call again
   bool try_start(int rank, Work& work, SyncResult& failure);
+  /// "NAME of rank R after rank R's call had ended ..." when [address, +bytes) is memory of a
+  /// peer of `rank` whose call has ended (memory_map.h); "" otherwise.
+  std::string ended_peer(int rank, DevAddr address, std::uint64_t bytes) const;
   bool all_idle() const;
   void wrote(DevAddr address, std::uint64_t bytes) { machine_.notify_write(address, bytes); }
   std::string stream_waits() const;

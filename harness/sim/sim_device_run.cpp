@@ -4,7 +4,8 @@
 // moment they start, kernels run on the interpreter until they finish. When no thread can move,
 // the virtual clock jumps (to the next sleeper or delay, or in growing steps while spinners
 // wait, so their time-outs trap); a wait nothing can end is reported as a timeout naming where
-// every thread waits. A thread's fault ends the call and leaves the device failed, as a sticky
+// every thread waits. A rank whose streams are done has ended its call, and a peer's kernel that
+// still touches its memory faults (on a GPU that rank's next call may already be reusing it). A thread's fault ends the call and leaves the device failed, as a sticky
 // CUDA error leaves its context.
 #include <algorithm>
 #include <cstring>
@@ -30,6 +31,14 @@ std::string lane_budget_text(std::uint64_t budget) {
 }
 
 }  // namespace
+
+std::string SimDevice::ended_peer(int rank, DevAddr address, std::uint64_t bytes) const {
+  const ptx::MemoryMap& memory = machine_.memory();
+  if (!memory.any_call_ended() || bytes == 0) return "";
+  const ptx::Region* region = memory.find(address, bytes);
+  if (!region || region->rank == rank || !memory.call_ended(region->rank)) return "";
+  return ptx::after_call_text(*region);
+}
 
 bool SimDevice::all_idle() const {
   for (const auto& rank : ranks_)
@@ -63,6 +72,13 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
       wrote(work.dst, work.bytes);
       return true;
     case Work::Kind::copy:
+      // A copy step reaches into a peer like a kernel does: not once the peer's call has ended.
+      for (const auto& [address, verb] : {std::pair{work.src, "reads"}, std::pair{work.dst, "writes"}})
+        if (const std::string race = ended_peer(rank, address, work.bytes); !race.empty()) {
+          failure = {false, false, rank, std::string("a copy step ") + verb + " " + race};
+          failure.race = true;
+          return false;
+        }
       std::memmove(reinterpret_cast<void*>(work.dst), reinterpret_cast<const void*>(work.src), work.bytes);
       wrote(work.dst, work.bytes);
       return true;
@@ -107,10 +123,23 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
   return false;
 }
 
+void SimDevice::mark_call_ends() {
+  for (int rank = 0; rank < world_; ++rank) {
+    if (machine_.memory().call_ended(rank)) continue;
+    const auto& streams = ranks_[static_cast<std::size_t>(rank)].streams;
+    if (std::all_of(streams.begin(), streams.end(), [](const auto& queue) { return queue.empty(); }))
+      machine_.memory().set_call_ended(rank, true);
+  }
+}
+
 bool SimDevice::advance() {
   bool changed = false;
   SyncResult failure;
-  for (int rank = 0; rank < world_; ++rank)
+  for (int rank = 0; rank < world_; ++rank) {
+    // A rank whose streams are done has ended its call: from now on its memory is off limits to
+    // its peers' kernels and copy steps (memory_map.h). Marked before each rank's turn, so the
+    // copies of a later rank in this pass see an earlier rank that just ended.
+    mark_call_ends();
     for (auto& queue : ranks_[static_cast<std::size_t>(rank)].streams)
       while (!queue.empty()) {
         const bool was_started = queue.front().started;
@@ -136,6 +165,7 @@ bool SimDevice::advance() {
         queue.pop_front();
         changed = true;
       }
+  }
   // Collectives whose every call has reached the head of its stream, and barriers every rank has
   // reached: they happen now, and their stream heads are done.
   for (auto group = groups_.begin(); group != groups_.end();) {
@@ -171,7 +201,12 @@ bool SimDevice::advance() {
     generation = barrier_arrived_.erase(generation);
     changed = true;
   }
+  mark_call_ends();
   return changed;
+}
+
+void SimDevice::reset_call_ends() {
+  for (int rank = 0; rank < world_; ++rank) machine_.memory().set_call_ended(rank, false);
 }
 
 std::string SimDevice::stream_waits() const {
@@ -199,6 +234,7 @@ SyncResult SimDevice::synchronize(double timeout_s) {
   ++calls_;
   notes_.clear();
   machine_.clear_undefined_note();
+  reset_call_ends();
   const std::uint64_t start_ns = machine_.now_ns();
   const double seconds = std::max(timeout_s, kMinCallVirtualSeconds);
   const std::uint64_t deadline_ns = start_ns + static_cast<std::uint64_t>(seconds * 1e9);
@@ -232,6 +268,7 @@ SyncResult SimDevice::synchronize(double timeout_s) {
       case ptx::RunResult::Kind::fault: {
         SyncResult result{false, false, run.fault->rank, run.fault->message};
         result.not_executed = run.fault->kind == ptx::Fault::Kind::unsupported;
+        result.race = run.fault->kind == ptx::Fault::Kind::race;
         lost_ = result;
         return result;
       }
@@ -268,6 +305,7 @@ SyncResult SimDevice::synchronize(double timeout_s) {
                 stream_waits());
   }
   notes_ = machine_.undefined_note();
+  reset_call_ends();
   return {};
 }
 

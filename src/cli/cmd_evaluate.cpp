@@ -59,7 +59,7 @@ std::function<int()> setup_evaluate(CLI::App& app, const GlobalOptions& global) 
     run::RunSummary summary;
     {
       const InterruptScope interrupt;
-      RunProgress progress("evaluate", stats);
+      RunProgress progress("evaluate", stats, config.eval.target.sim ? "the simulated node" : "the GPU");
       summary = run::evaluate_directory(config, stats);
     }
     spdlog::info("evaluate: {} samples in {}: {}", summary.records.total, dir.string(),

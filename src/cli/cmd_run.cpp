@@ -31,7 +31,7 @@ std::function<int()> setup_run(CLI::App& app, const GlobalOptions& global) {
     run::RunSummary summary;
     {
       const InterruptScope interrupt;
-      RunProgress progress("run", stats);
+      RunProgress progress("run", stats, prepared.config.eval.target.sim ? "the simulated node" : "the GPU");
       summary = run::run_pipeline(prepared.config, *prepared.generation.client, generation_stats,
                                   stats);
     }

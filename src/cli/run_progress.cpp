@@ -3,8 +3,9 @@
 
 namespace pkb::cli {
 
-RunProgress::RunProgress(std::string stage, run::RunStats& stats)
+RunProgress::RunProgress(std::string stage, run::RunStats& stats, std::string judge)
     : stage_(std::move(stage)),
+      judge_(std::move(judge)),
       stats_(stats),
       start_(std::chrono::steady_clock::now()),
       ticker_([this] { return line(); }) {}
@@ -21,7 +22,7 @@ std::string RunProgress::line() const {
   if (records != done) text += ", " + std::to_string(records) + " turns";
   if (!statuses.empty()) text += " [" + statuses + "]";
   text += ", " + std::to_string(stats_.compiling.load()) + " to compile, " +
-          std::to_string(stats_.on_gpu.load()) + " for the GPU";
+          std::to_string(stats_.on_gpu.load()) + " for " + judge_;
   return text + rate_and_eta(done, total - resumed - done, start_);
 }
 

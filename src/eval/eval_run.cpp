@@ -1,14 +1,18 @@
 // run_on_device: hand the compiled candidate to a worker child (harness/executor/worker_client.h)
 // and fold its result into the outcome. Seeds are drawn here, after compiling, from the OS's
-// entropy, so no candidate can know its inputs in advance.
+// entropy, so no candidate can know its inputs in advance. The worker's files go to a folder of
+// this evaluation alone (two samples with the same CUDA and different plans run at once in a
+// run), removed afterwards unless --work-dir named one.
 #include "src/eval/eval_run.h"
 #include "src/eval/eval_sol.h"
 
+#include <optional>
 #include <random>
 
 #include "harness/executor/worker_client.h"
 #include "src/common/error.h"
 #include "src/common/file_bytes.h"
+#include "src/compile/work_dir.h"
 
 namespace pkb::eval {
 namespace {
@@ -32,8 +36,12 @@ results::SampleStatus to_sample_status(harness::WorkerStatus status) {
 
 void run_on_device(const Candidate& candidate, const EvalRequest& request, const Target& target,
                    EvalOutcome& outcome) {
+  std::optional<compile::WorkDir> scratch;
   fs::path dir = request.work_dir;
-  if (dir.empty()) dir = fs::temp_directory_path() / ("pkb-eval-" + outcome.compile.key.substr(0, 16));
+  if (dir.empty()) {
+    scratch.emplace(fs::temp_directory_path(), "pkb-eval-" + outcome.compile.key.substr(0, 16) + "-");
+    dir = scratch->path();
+  }
   fs::create_directories(dir);
   write_file(dir / "kernel.cubin", outcome.compile.cubin);
   write_file(dir / "kernel.ptx", outcome.compile.ptx);

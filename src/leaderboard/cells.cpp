@@ -21,7 +21,9 @@ std::string cell_text(const score::GroupScore& group, const std::string& metric)
   const score::Estimate* estimate = group.find(metric);
   if (!estimate || !estimate->value) {
     if (metric != "geomean_speedup" && group.problems_unknown > 0 && group.problems_scored == 0)
-      return group.statuses.count("compiled") ? "no GPU" : "not evaluated";
+      return group.statuses.count("compiled") ? "not executed" : "not evaluated";
+    // Verdicts of the simulated node: correct or not, never how fast.
+    if (metric.rfind("pass@", 0) != 0 && group.simulated_records > 0 && group.timed_samples == 0) return "not timed";
     return "-";
   }
   std::string text = value_text(estimate->value);
@@ -41,7 +43,7 @@ std::string turn_series_text(const score::Score& score, const std::string& metri
 
 std::string correct_text(const score::ProblemTally& tally) {
   if (!tally.unknown) return std::to_string(tally.c);
-  return tally.statuses.count("compiled") ? "not executed (no GPU)" : "not evaluated";
+  return tally.statuses.count("compiled") ? "not executed (no verdict)" : "not evaluated";
 }
 
 std::string metric_label(const std::string& metric) {

@@ -1,5 +1,5 @@
-// How a number is shown in both renderers: "0.50 [0.25-0.75]", "-" for null, "no GPU" when no
-// problem behind it was executed.
+// How a number is shown in both renderers: "0.50 [0.25-0.75]", "-" for null, "not executed" when
+// no problem behind it was judged, "not timed" for speed metrics of simulated verdicts.
 #pragma once
 
 #include <string>

@@ -122,6 +122,8 @@ std::string render_html(const Leaderboard& board) {
     const Group& group = board.groups[g];
     out << "<section class=\"group\" id=\"g" << g << "\"><h2>" << html_escape(group.hardware) << ", W "
         << html_escape(group.world) << "</h2>\n";
+    if (const std::string note = simulated_note(group); !note.empty())
+      out << "<p class=\"note\">" << html_escape(note) << "</p>\n";
     main_table(out, group);
     out << "<h3>fast_p@1 against p</h3>\n" << fast_p_chart(group, board.chart_ps);
     turns_table(out, group);

@@ -62,6 +62,15 @@ int group_turns(const Group& group) {
   return turns;
 }
 
+std::string simulated_note(const Group& group) {
+  for (const auto& entry : group.entries)
+    if (entry.score.overall.simulated_records > 0)
+      return "Judged on the simulated node (the candidates' PTX run on the CPU): pass@k is a real "
+             "correctness verdict, but nothing was timed, so fast_p and the speedups are empty; rank models "
+             "by speed only on GPU tables.";
+  return "";
+}
+
 Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int bootstrap) {
   Leaderboard board;
   board.root = root.string();

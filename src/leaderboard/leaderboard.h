@@ -28,6 +28,10 @@ struct Group {
   std::vector<std::string> categories;
 };
 
+/// For a group judged on the simulated node, one sentence saying what its numbers mean; "" for
+/// GPU groups.
+std::string simulated_note(const Group& group);
+
 struct Leaderboard {
   std::string root;
   std::vector<Group> groups;

@@ -64,7 +64,9 @@ std::string render_markdown(const Leaderboard& board) {
   for (const auto& group : board.groups) {
     const std::vector<std::string> metrics = table_metrics(group);
     out << "\n## " << markdown_escape(group.hardware) << ", W " << markdown_escape(group.world)
-        << "\n\n| rank | model | hardware | W | dtype | samples |";
+        << "\n\n";
+    if (const std::string note = simulated_note(group); !note.empty()) out << note << "\n\n";
+    out << "| rank | model | hardware | W | dtype | samples |";
     for (const auto& metric : metrics) out << " " << metric_label(metric) << " |";
     out << "\n|---:|---|---|---|---|---:|";
     for (std::size_t index = 0; index < metrics.size(); ++index) out << "---|";

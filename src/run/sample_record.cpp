@@ -73,7 +73,7 @@ results::Record evaluated_record(results::Record record, const std::string& cate
     }
   } else if (outcome.status == results::SampleStatus::compiled) {
     evaluation.eval = results::EvalInfo{"compiled", std::nullopt, nlohmann::json::array(),
-                                        nlohmann::json(), no_gpu_reason};
+                                        nlohmann::json(), no_gpu_reason, std::nullopt, nlohmann::json()};
   }
   std::string log = compile.log;
   if (run.is_object() && !run.value("log", "").empty())

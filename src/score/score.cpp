@@ -188,7 +188,8 @@ Score compute_score(Pool pool, const ScoreSettings& settings) {
     if (tally.n > 0 && tally.unknown) ++(tally.statuses.count("compiled") ? no_gpu : not_evaluated);
   if (no_gpu > 0)
     score.notes.push_back(std::to_string(no_gpu) +
-                          " problems not executed (no GPU): correctness unknown, left out of "
+                          " problems not executed (no GPU judged them, or the simulated node met an "
+                          "instruction it does not implement): correctness unknown, left out of "
                           "pass@k and fast_p@k");
   if (not_evaluated > 0)
     score.notes.push_back(std::to_string(not_evaluated) +

@@ -21,7 +21,7 @@ struct ScoreSettings {
   int bootstrap = 1000;
 };
 
-/// One number, its 95% interval, or null with a reason ("not executed (no GPU)").
+/// One number, its 95% interval, or null with a reason ("not executed (no verdict)").
 struct Estimate {
   std::string name;  // "pass@1", "fast_1.5@5", "geomean_speedup", "compile_rate", ...
   std::optional<double> value, low, high;
@@ -31,7 +31,7 @@ struct GroupScore {
   std::string name;           // "all", or the category
   int problems = 0;           // in the group
   int problems_scored = 0;    // with samples and known correctness: the averages run over these
-  int problems_unknown = 0;   // not executed (no GPU): correctness unknown
+  int problems_unknown = 0;   // not executed (nobody judged them): correctness unknown
   int problems_empty = 0;     // no scored sample (none, or only api_error)
   int samples = 0;            // scored samples
   int timed_samples = 0;      // speedups in the geometric mean

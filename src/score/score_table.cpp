@@ -103,7 +103,7 @@ std::string score_table(const Score& score, Breakdown by) {
       << "# k: " << join_ints(score.ks) << "   intervals: 95%, " << score.settings.bootstrap
       << " bootstrap resamples over problems, seed " << score.settings.seed << "\n"
       << "# problems: " << all.problems << " (" << all.problems_scored << " scored, "
-      << all.problems_unknown << " not executed (no GPU), " << all.problems_empty
+      << all.problems_unknown << " not executed, " << all.problems_empty
       << " without samples)   samples: " << all.samples << "   timed: " << all.timed_samples
       << "   records skipped: " << score.pool.skipped.size() << "\n";
   if (all.simulated_records > 0)
@@ -118,7 +118,7 @@ std::string score_table(const Score& score, Breakdown by) {
                                         : (estimate.value ? "-" : "");
     const bool estimator = estimate.name.rfind("pass@", 0) == 0 || estimate.name.rfind("fast_", 0) == 0;
     if (!estimate.value && estimator && all.problems_scored == 0 && all.problems_unknown > 0)
-      interval = all.statuses.count("compiled") ? "not executed (no GPU)" : "not evaluated";
+      interval = all.statuses.count("compiled") ? "not executed (no verdict)" : "not evaluated";
     else if (!estimate.value && estimate.name.rfind("fast_", 0) == 0 && all.simulated_records > 0 &&
              all.timed_samples == 0)
       interval = "not timed (the simulated node measures nothing)";

@@ -1,9 +1,12 @@
 // `pkb eval` end to end on a machine without a GPU: the simulated node judges the allreduce example
 // correct (and says nothing was timed), --device gpu stops at `compiled` and says a GPU is needed;
-// every earlier failure has its status, message and exit code.
+// every earlier failure has its status, message and exit code; two evals of one source with
+// different plans at once each keep their own plan.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -84,6 +87,29 @@ TEST(EvalCli, EachFailureHasItsStatusAndExitOne) {
     EXPECT_EQ(doc.at("status"), c.status) << c.name;
     EXPECT_NE(doc.at("message").get<std::string>().find(c.message_part), std::string::npos)
         << c.name << ": " << doc.at("message");
+  }
+}
+
+TEST(EvalCli, TwoEvalsOfOneSourceWithDifferentPlansAtOnceKeepTheirOwnPlans) {
+  // The same CUDA (one compile key) with a right plan and a wrong one (half the elements), judged
+  // at the same moment: each verdict must follow its own plan, as in a run whose samples differ
+  // only in their plans.
+  const std::string dir = make_temp_dir("eval_cli_plans");
+  std::ifstream in(kExample);
+  const std::string example((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string half = example;
+  const std::string count = "\"i64(M * N)\"";
+  ASSERT_NE(half.find(count), std::string::npos);
+  half.replace(half.find(count), count.size(), "\"i64(M * N / 2)\"");
+  const std::string right = write_answer(dir, "right.md", example), wrong = write_answer(dir, "half.md", half);
+  for (int round = 0; round < 3; ++round) {
+    PkbRun a, b;
+    std::thread first([&] { a = run_pkb("eval 1 " + right + " --world 2 --trials 1 --json"); });
+    std::thread second([&] { b = run_pkb("eval 1 " + wrong + " --world 2 --trials 1 --json"); });
+    first.join();
+    second.join();
+    EXPECT_EQ(nlohmann::json::parse(a.out).at("status"), "correct") << "round " << round << ": " << a.out;
+    EXPECT_EQ(nlohmann::json::parse(b.out).at("status"), "incorrect") << "round " << round << ": " << b.out;
   }
 }
 

@@ -1,10 +1,16 @@
 // The leaderboard on the fixture tree: one table per (hardware, W), shards of one run merged into
-// one row, untrusted names escaped, every cell linked to the problems behind it.
+// one row, untrusted names escaped, every cell linked to the problems behind it; a group judged on
+// the simulated node scores pass@k, says nothing was timed, and never shows a speed.
 #include "src/leaderboard/leaderboard.h"
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
 #include "src/common/error.h"
+#include "src/leaderboard/cells.h"
 #include "src/leaderboard/escape.h"
 #include "tests/score/fixture.h"
 
@@ -124,6 +130,49 @@ TEST(Leaderboard, ShowsNoTurnsWhereNoRunHasThem) {
   const std::string html = render_html(board);
   EXPECT_EQ(html.find("By turn"), std::string::npos);
   EXPECT_EQ(html.find("turn-chart"), std::string::npos);
+}
+
+// The fixture's W = 4 run as if the simulated node had judged it: same verdicts, nothing timed.
+std::filesystem::path copy_tree_judged_on_the_simulated_node() {
+  const std::filesystem::path root = test::copy_fixture("tree");
+  const std::filesystem::path dir = root / "h200-w4" / "model-a";
+  nlohmann::json run = nlohmann::json::parse(test::read_text(dir / "run.json"));
+  run["hardware_key"] = "simulated node";
+  run["fingerprint"]["judge"] = "sim";
+  test::write_text(dir / "run.json", run.dump());
+  std::istringstream lines(test::read_text(dir / "samples.jsonl"));
+  std::string line, out;
+  while (std::getline(lines, line)) {
+    nlohmann::json record = nlohmann::json::parse(line);
+    if (record["status"] == "correct" || record["status"] == "incorrect") {
+      if (!record["eval"].is_object()) record["eval"] = {{"stage", "done"}, {"trials", nlohmann::json::array()}};
+      record["eval"]["judged_by"] = "sim";
+      record["timing"] = nullptr;
+      record["speedup"] = nullptr;
+    }
+    out += record.dump() + "\n";
+  }
+  test::write_text(dir / "samples.jsonl", out);
+  return root;
+}
+
+TEST(Leaderboard, ASimulatedGroupSaysNothingWasTimedAndStillScoresPass) {
+  const Leaderboard board = build_leaderboard(copy_tree_judged_on_the_simulated_node(), 1, 100);
+  const Group* simulated = nullptr;
+  for (const auto& group : board.groups)
+    if (group.hardware == "simulated node") simulated = &group;
+  ASSERT_NE(simulated, nullptr);
+  ASSERT_EQ(simulated->entries.size(), 1u);
+  const auto& overall = simulated->entries[0].score.overall;
+  EXPECT_GT(overall.simulated_records, 0);
+  EXPECT_TRUE(overall.find("pass@1")->value.has_value());
+  EXPECT_FALSE(overall.find("fast_1@1")->value.has_value());
+  EXPECT_EQ(cell_text(overall, "fast_1@1"), "not timed");
+  EXPECT_NE(cell_text(overall, "pass@1"), "not timed");
+  const std::string markdown = render_markdown(board), html = render_html(board);
+  EXPECT_NE(markdown.find("## simulated node, W 4\n\nJudged on the simulated node"), std::string::npos) << markdown;
+  EXPECT_NE(html.find("<p class=\"note\">Judged on the simulated node"), std::string::npos);
+  EXPECT_EQ(markdown.find("## 8x NVIDIA H200, W 8\n\nJudged"), std::string::npos) << "GPU groups carry no note";
 }
 
 TEST(Leaderboard, NamesTheInvalidDirectory) {

@@ -1,13 +1,15 @@
 // `pkb run` and `pkb evaluate` end to end on the bundled replay answers (no key, no network):
 // every sample's status is what examples/replay/expected.json promises, run.json has the
-// schema-2 fields, a second process cannot write a locked directory, and bad input is a one-line
-// error with exit code 2.
+// schema-2 fields, simulated verdicts count for pass@k and never for fast_p, the run ends with
+// pass@1 and who judged, a second process cannot write a locked directory, and bad input is a
+// one-line error with exit code 2.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "tests/e2e/run_pkb.h"
@@ -102,6 +104,52 @@ TEST(RunCli, RunJsonHoldsTheFingerprintEnvironmentAndProblemSet) {
   for (const auto& [status, count] : doc["summary"]["by_status"].items())
     counted += count.get<int>();
   EXPECT_EQ(counted, 32);
+}
+
+TEST(RunCli, SimulatedVerdictsCountForPassAtKAndNeverForFastP) {
+  const Baseline& run = uninterrupted_run();
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  if (read_json(run.out + "/run.json")["environment"]["gpu_available"].get<bool>())
+    GTEST_SKIP() << "a GPU judged this run";
+  // pass@1 from the records: per problem, correct / samples, averaged over problems.
+  std::map<std::string, std::pair<int, int>> per_problem;  // correct, samples
+  int judged = 0;
+  for (const auto& [key, status] : run.statuses) {
+    auto& [correct, samples] = per_problem[key.first];
+    correct += status == "correct";
+    ++samples;
+    judged += status == "correct" || status == "incorrect";
+  }
+  double expected = 0;
+  for (const auto& [problem, counts] : per_problem) expected += double(counts.first) / counts.second;
+  expected /= static_cast<double>(per_problem.size());
+
+  const PkbRun score = run_pkb("score " + run.out + " --k 1 --json");
+  ASSERT_EQ(score.exit_code, 0) << score.err;
+  const auto doc = nlohmann::json::parse(score.out);
+  const auto& metrics = doc["overall"]["metrics"];
+  EXPECT_NEAR(metrics["pass@1"]["value"].get<double>(), expected, 1e-9);
+  EXPECT_GT(expected, 0.0);
+  EXPECT_EQ(doc["overall"]["simulated_records"], judged);
+  for (const char* fast : {"fast_0@1", "fast_1@1", "fast_2@1"})
+    EXPECT_TRUE(metrics[fast]["value"].is_null()) << fast << ": the simulated node times nothing";
+  const PkbRun table = run_pkb("score " + run.out + " --k 1");
+  EXPECT_NE(table.out.find("# judged on the simulated node: " + std::to_string(judged) + " records"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("not timed (the simulated node measures nothing)"), std::string::npos) << table.out;
+}
+
+TEST(RunCli, ARunEndsWithPassAtOneAndWhoJudged) {
+  const std::string out = make_temp_dir("run_headline") + "/out";
+  const PkbRun run = run_pkb("run --model replay:examples/replay --problems 1 --world 2 --dims test --out '" + out + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  if (read_json(out + "/run.json")["environment"]["gpu_available"].get<bool>())
+    GTEST_SKIP() << "a GPU judged this run";
+  EXPECT_NE(run.err.find("run: pass@1 1.000 [1.000, 1.000] over 1 problems; judged on the simulated node"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("nothing was timed"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("for the simulated node"), std::string::npos) << "the progress line names the judge: " << run.err;
 }
 
 TEST(RunCli, ALockedDirectoryRefusesASecondRun) {

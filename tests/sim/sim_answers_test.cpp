@@ -3,7 +3,7 @@
 // tests/sim/mutants (a plausible wrong answer per problem) is judged `incorrect` at the largest:
 // the check catches what a model gets wrong, and accepts what it gets right. Each case is its own
 // ctest entry, so `ctest -j` spreads them over the cores; compiles share one cache.
-// scripts/sim_sweep.py runs the answers at every world size and dtype.
+// scripts/sim-sweep.sh runs the answers at every world size and dtype.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // The simulated node end to end (pkb-sim-worker, no GPU needed): the worked examples are correct
 // at W = 2, 4 and 8; the broken candidates of the gpu tests end as they do on a GPU; a missing
 // barrier between a peer's write and a read is incorrect under every seed's trial schedules (and
-// the same seed gives the same verdict), the same answer with the barrier is correct; a warp
+// the same seed gives the same verdict), the same answer with the barrier is correct; a peer that
+// reads a rank's memory after that rank's call ended is incorrect; a warp
 // reduction after an early return is correct on live lanes and incorrect on exited ones; faults
 // name the thread and the source line; an instruction it does not implement gives no verdict.
 #include <gtest/gtest.h>
@@ -137,6 +138,20 @@ TEST(SimulatedSchedules, AMissingBarrierIsIncorrectForEverySeedAndReplaysExactly
       EXPECT_EQ(again.simulation->lane_instructions, first.simulation->lane_instructions);
       const auto right = judge(sim_data("001_with_barrier.md"), options);
       EXPECT_EQ(right.status, harness::WorkerStatus::correct) << "seed " << seed << ": " << describe(right);
+    }
+}
+
+TEST(SimulatedSchedules, APeerReadAfterARanksCallEndedIsIncorrectAndSaysWhose) {
+  for (std::uint64_t seed : {1ull, 7ull})
+    for (int world : {2, 8}) {
+      EvalOptions options;
+      options.world = world;
+      options.schedule_seed = seed;
+      const auto result = judge(sim_data("001_no_final_barrier.md"), options);
+      EXPECT_EQ(result.status, harness::WorkerStatus::incorrect) << "seed " << seed << ": " << describe(result);
+      EXPECT_NE(result.message.find("'s call had ended"), std::string::npos) << result.message;
+      EXPECT_NE(result.message.find("in x of rank "), std::string::npos) << result.message;
+      EXPECT_NE(result.message.find("kernel allreduce_peer_loads"), std::string::npos) << result.message;
     }
 }
 
