@@ -243,6 +243,12 @@ void CudaDevice::prepare_library_steps(bool gemm, bool collectives) {
   set_rank(0);
 }
 
+void CudaDevice::prepare_process_groups(const std::vector<ProcessGroup>& groups) {
+  if (groups.empty() || !nccl_) return;
+  nccl_->split(groups);
+  set_rank(0);
+}
+
 CUkernel CudaDevice::candidate_kernel(const std::string& name) {
   const auto found = kernels_.find(name);
   if (found != kernels_.end()) return found->second;

@@ -42,6 +42,8 @@ class CudaDevice final : public ExecDevice {
   void load_module(const std::string& cubin, const std::string& ptx) override;
   void reload_module() override;
   void prepare_library_steps(bool gemm, bool collectives) override;
+  /// NCCL splits per group instance on real GPUs; emulated ranks move data per instance instead.
+  void prepare_process_groups(const std::vector<ProcessGroup>& groups) override;
   void fill(int rank, DevAddr dst, const FillPattern& pattern, std::uint64_t bytes) override;
 
   // Device

@@ -2,6 +2,7 @@
 // exists from NCCL 2.28, and the GPU machine's NCCL may be older).
 #include "harness/cuda/nccl_collectives.h"
 
+#include <map>
 #include <string>
 
 #include "src/common/error.h"
@@ -17,8 +18,12 @@ namespace pkb::harness {
 #ifdef PKB_HAVE_NCCL
 
 struct NcclCollectives::Comms {
-  std::vector<ncclComm_t> comms;
+  std::vector<ncclComm_t> comms;                  // [world rank]
+  std::map<int, std::vector<ncclComm_t>> groups;  // problem group -> [world rank]: its instance's
   ~Comms() {
+    for (auto& [group, children] : groups)  // children before the parent they were split from
+      for (ncclComm_t comm : children)
+        if (comm != nullptr) ncclCommDestroy(comm);
     for (ncclComm_t comm : comms) ncclCommDestroy(comm);
   }
 };
@@ -59,6 +64,25 @@ ncclRedOp_t nccl_op(plan::ReduceOp op) {
   return ncclSum;
 }
 
+// Closes the NCCL group on every path: a throw inside it would leave this thread in the group,
+// and its next NCCL call would be queued instead of run.
+class NcclGroupGuard {
+ public:
+  NcclGroupGuard() { PKB_NCCL_CHECK(ncclGroupStart()); }
+  ~NcclGroupGuard() {
+    if (open_) (void)ncclGroupEnd();
+  }
+  NcclGroupGuard(const NcclGroupGuard&) = delete;
+  NcclGroupGuard& operator=(const NcclGroupGuard&) = delete;
+  void end() {
+    open_ = false;
+    PKB_NCCL_CHECK(ncclGroupEnd());
+  }
+
+ private:
+  bool open_ = true;
+};
+
 bool reduces(plan::CollectiveKind kind) {
   return kind == plan::CollectiveKind::all_reduce || kind == plan::CollectiveKind::reduce_scatter ||
          kind == plan::CollectiveKind::reduce;
@@ -78,6 +102,27 @@ void NcclCollectives::init() {
   comms_ = std::move(comms);
 }
 
+void NcclCollectives::split(const std::vector<ProcessGroup>& groups) {
+  init();
+  for (const auto& group : groups) {
+    if (comms_->groups.count(group.group)) continue;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 18, 0)
+    std::vector<ncclComm_t> children(devices_.size(), nullptr);
+    {
+      // One thread drives every rank: the splits are one collective call, so one NCCL group.
+      NcclGroupGuard guard;
+      for (std::size_t rank = 0; rank < devices_.size(); ++rank)
+        PKB_NCCL_CHECK(ncclCommSplit(comms_->comms[rank], group.instance.at(rank),
+                                     static_cast<int>(rank), &children[rank], nullptr));
+      guard.end();
+    }
+    comms_->groups[group.group] = std::move(children);
+#else
+    throw Error("collective: group '" + group.name + "' needs ncclCommSplit (NCCL 2.18 or newer)");
+#endif
+  }
+}
+
 void NcclCollectives::group_begin() {
   init();
   PKB_NCCL_CHECK(ncclGroupStart());
@@ -86,7 +131,14 @@ void NcclCollectives::group_begin() {
 void NcclCollectives::group_end() { PKB_NCCL_CHECK(ncclGroupEnd()); }
 
 void NcclCollectives::collective(int rank, CUstream stream, const CollectiveCall& call) {
-  ncclComm_t comm = comms_->comms.at(rank);
+  // A grouped call runs on its instance's communicator, where root and peer are group ranks.
+  const auto split_comms = comms_->groups.find(call.group);
+  if (call.group >= 0 && split_comms == comms_->groups.end())
+    throw Error("collective: group " + std::to_string(call.group) +
+                " was not split before its first call (prepare_process_groups)");
+  ncclComm_t comm = call.group < 0 ? comms_->comms.at(rank) : split_comms->second.at(rank);
+  const int ranks =
+      call.group < 0 ? static_cast<int>(devices_.size()) : static_cast<int>(call.members.size());
   cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   std::uint64_t count = call.count;
   const ncclDataType_t type = nccl_type(call.dtype, reduces(call.kind), count);
@@ -118,7 +170,7 @@ void NcclCollectives::collective(int rank, CUstream stream, const CollectiveCall
     case plan::CollectiveKind::all_to_all: {
       // count is the per-peer chunk; chunk p of send goes to rank p, chunk p of recv comes from p.
       const std::uint64_t chunk = count * (type == ncclUint8 ? 1 : dtype_size(call.dtype));
-      for (int peer = 0; peer < static_cast<int>(devices_.size()); ++peer) {
+      for (int peer = 0; peer < ranks; ++peer) {
         PKB_NCCL_CHECK(
             ncclSend(static_cast<const char*>(send) + peer * chunk, count, type, peer, comm, s));
         PKB_NCCL_CHECK(
@@ -135,6 +187,7 @@ struct NcclCollectives::Comms {};
 NcclCollectives::NcclCollectives(std::vector<int> devices) : devices_(std::move(devices)) {}
 NcclCollectives::~NcclCollectives() = default;
 void NcclCollectives::init() {}
+void NcclCollectives::split(const std::vector<ProcessGroup>&) {}
 void NcclCollectives::group_begin() {}
 void NcclCollectives::group_end() {}
 void NcclCollectives::collective(int, CUstream, const CollectiveCall&) {

@@ -6,6 +6,8 @@
 //   broadcast       every recv = the root's send
 //   all_to_all      chunk q of rank r's recv = chunk r of rank q's send
 //   send / recv     the k-th send from r to p fills the k-th recv on p from r
+// A call that names a group does all this over its instance's ranks, in group-rank order (rank,
+// root, peer and chunk q are ranks of the group), and instances of one step are independent.
 // A reduction reads and writes each element at the same index once, which is what makes NCCL's
 // in-place forms (recv = send, or recv = send + r*b for reduce_scatter) safe here too.
 #include "harness/device/collective_moves.h"
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "harness/plan/plan.h"
 
@@ -59,7 +62,8 @@ CollectiveMove reduce_move(DevAddr dst, std::vector<DevAddr> srcs, const Collect
   return move;
 }
 
-// One collective step: a call from every rank, of one kind, count and root.
+// One collective step on one communicator: a call from each of its `world` ranks (by_rank[i] is
+// its rank i's, a group rank where the step names a group), of one kind, count and root.
 void plan_collective(const std::vector<const CollectiveCall*>& by_rank, int world,
                      std::vector<CollectiveMove>& moves) {
   const CollectiveCall& first = *by_rank[0];
@@ -111,32 +115,50 @@ void plan_collective(const std::vector<const CollectiveCall*>& by_rank, int worl
   }
 }
 
-// The send and recv calls of `group` (the others are plan_collective's).
-void plan_point_to_point(const std::vector<IssuedCollective>& group,
+// The world ranks a call spans, in its ranks' order: its group's instance, or all W ranks.
+std::vector<int> span_of(const CollectiveCall& call, int world) {
+  if (!call.members.empty()) return call.members;
+  std::vector<int> all(static_cast<std::size_t>(world));
+  for (int rank = 0; rank < world; ++rank) all[static_cast<std::size_t>(rank)] = rank;
+  return all;
+}
+
+// The send and recv calls of `group` (the others are plan_collective's). A send meets a recv only
+// on one communicator (the world's, or one instance of one group); peers are ranks of it.
+void plan_point_to_point(const std::vector<IssuedCollective>& group, int world,
                          std::vector<CollectiveMove>& moves) {
-  // (from, to) -> the sends and recvs between them, in issue order.
-  std::map<std::pair<int, int>, std::vector<const CollectiveCall*>> sends, recvs;
+  // (group, from, to) in world ranks -> the sends and recvs between them, in issue order.
+  using Link = std::tuple<int, int, int>;
+  std::map<Link, std::vector<const CollectiveCall*>> sends, recvs;
+  auto peer_of = [&](const CollectiveCall& call) {
+    const std::vector<int> span = span_of(call, world);
+    if (call.peer < 0 || call.peer >= static_cast<int>(span.size()))
+      refuse("peer " + std::to_string(call.peer) + " is outside a group of " +
+             std::to_string(span.size()));
+    return span[static_cast<std::size_t>(call.peer)];
+  };
   for (const auto& issued : group) {
     if (issued.call.kind == CollectiveKind::send)
-      sends[{issued.rank, issued.call.peer}].push_back(&issued.call);
+      sends[{issued.call.group, issued.rank, peer_of(issued.call)}].push_back(&issued.call);
     else if (issued.call.kind == CollectiveKind::recv)
-      recvs[{issued.call.peer, issued.rank}].push_back(&issued.call);
+      recvs[{issued.call.group, peer_of(issued.call), issued.rank}].push_back(&issued.call);
   }
-  for (const auto& [pair, list] : recvs)
-    if (list.size() > (sends.count(pair) ? sends.at(pair).size() : 0))
-      refuse("rank " + std::to_string(pair.second) + " receives from rank " +
-             std::to_string(pair.first) + " more often than it sends");
-  for (const auto& [pair, list] : sends) {
-    const auto found = recvs.find(pair);
+  for (const auto& [link, list] : recvs)
+    if (list.size() > (sends.count(link) ? sends.at(link).size() : 0))
+      refuse("rank " + std::to_string(std::get<2>(link)) + " receives from rank " +
+             std::to_string(std::get<1>(link)) + " more often than it sends");
+  for (const auto& [link, list] : sends) {
+    const auto found = recvs.find(link);
+    const int from = std::get<1>(link), to = std::get<2>(link);
     for (std::size_t k = 0; k < list.size(); ++k) {
       if (found == recvs.end() || k >= found->second.size())
-        refuse("a send from rank " + std::to_string(pair.first) + " to rank " +
-               std::to_string(pair.second) + " has no matching recv");
+        refuse("a send from rank " + std::to_string(from) + " to rank " + std::to_string(to) +
+               " has no matching recv");
       const CollectiveCall& send = *list[k];
       const CollectiveCall& recv = *found->second[k];
       if (send.count * dtype_size(send.dtype) != recv.count * dtype_size(recv.dtype))
-        refuse("rank " + std::to_string(pair.first) + " sends " + std::to_string(send.count) +
-               " elements to rank " + std::to_string(pair.second) + ", which receives " +
+        refuse("rank " + std::to_string(from) + " sends " + std::to_string(send.count) +
+               " elements to rank " + std::to_string(to) + ", which receives " +
                std::to_string(recv.count));
       moves.push_back(copy_move(recv.recv, send.send, send.count, send.dtype));
     }
@@ -148,14 +170,21 @@ void plan_point_to_point(const std::vector<IssuedCollective>& group,
 std::vector<CollectiveMove> plan_collective_moves(const std::vector<IssuedCollective>& group,
                                                   int world) {
   std::vector<CollectiveMove> moves;
-  std::map<int, std::vector<const CollectiveCall*>> by_rank;  // the calls that are not send / recv
-  for (const auto& issued : group)
-    if (issued.call.kind != CollectiveKind::send && issued.call.kind != CollectiveKind::recv)
-      by_rank[issued.rank].push_back(&issued.call);
-  if (!by_rank.empty()) {
-    // A group holds one collective step: one call per rank.
-    std::vector<const CollectiveCall*> calls;
-    for (int rank = 0; rank < world; ++rank) {
+  // The calls that are not send / recv, per communicator they span (its ranks in order), then
+  // per world rank: one collective step is one call per rank of each instance.
+  std::map<std::vector<int>, std::map<int, std::vector<const CollectiveCall*>>> by_span;
+  for (const auto& issued : group) {
+    if (issued.call.kind == CollectiveKind::send || issued.call.kind == CollectiveKind::recv)
+      continue;
+    const std::vector<int> span = span_of(issued.call, world);
+    if (std::find(span.begin(), span.end(), issued.rank) == span.end())
+      refuse("rank " + std::to_string(issued.rank) +
+             " issued a collective over a group it is not in");
+    by_span[span][issued.rank].push_back(&issued.call);
+  }
+  for (const auto& [span, by_rank] : by_span) {
+    std::vector<const CollectiveCall*> calls;  // in the span's rank order
+    for (int rank : span) {
       const auto found = by_rank.find(rank);
       if (found == by_rank.end() || found->second.size() != 1)
         refuse("rank " + std::to_string(rank) + " issued " +
@@ -167,10 +196,40 @@ std::vector<CollectiveMove> plan_collective_moves(const std::vector<IssuedCollec
       if (call->kind != calls[0]->kind || call->count != calls[0]->count ||
           call->root != calls[0]->root || call->dtype != calls[0]->dtype)
         refuse("the ranks issued collectives of different kinds, counts, types or roots");
-    plan_collective(calls, world, moves);
+    const int ranks = static_cast<int>(span.size());
+    const int root = calls[0]->root;
+    const bool rooted =
+        calls[0]->kind == CollectiveKind::broadcast || calls[0]->kind == CollectiveKind::reduce;
+    if (rooted && (root < 0 || root >= ranks))
+      refuse("root " + std::to_string(root) + " is outside a group of " + std::to_string(ranks));
+    plan_collective(calls, ranks, moves);
   }
-  plan_point_to_point(group, moves);
+  plan_point_to_point(group, world, moves);
   return moves;
+}
+
+std::vector<std::vector<IssuedCollective>> split_by_communicator(
+    const std::vector<IssuedCollective>& group) {
+  std::vector<std::vector<IssuedCollective>> parts;
+  std::vector<IssuedCollective> point_to_point;
+  std::map<std::pair<int, std::vector<int>>, std::size_t> part_of;  // (group, members) -> part
+  for (const auto& issued : group) {
+    const CollectiveKind kind = issued.call.kind;
+    if (kind == CollectiveKind::send || kind == CollectiveKind::recv) {
+      point_to_point.push_back(issued);
+      continue;
+    }
+    const auto key = std::make_pair(issued.call.group, issued.call.members);
+    const auto found = part_of.find(key);
+    if (found != part_of.end()) {
+      parts[found->second].push_back(issued);
+      continue;
+    }
+    part_of[key] = parts.size();
+    parts.push_back({issued});
+  }
+  if (!point_to_point.empty()) parts.push_back(std::move(point_to_point));
+  return parts;
 }
 
 }  // namespace pkb::harness

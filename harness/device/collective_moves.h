@@ -30,10 +30,18 @@ struct CollectiveMove {
 };
 
 /// The moves of one group, in an order that keeps NCCL's in-place forms correct (a reduction
-/// reads and writes each element once; no copy overwrites a buffer a later move reads). Throws
-/// plan::PlanError for calls that cannot complete: a send without its recv (or counts that
-/// differ), a collective that not every rank issued, or a reduction of a type it cannot add.
+/// reads and writes each element once; no copy overwrites a buffer a later move reads). Calls
+/// that name one of the problem's groups (CollectiveCall::members) move data within their
+/// instance only, in its ranks' terms. Throws plan::PlanError for calls that cannot complete: a
+/// send without its recv (or counts that differ), a collective that not every rank of its
+/// instance issued, or a reduction of a type it cannot add.
 std::vector<CollectiveMove> plan_collective_moves(const std::vector<IssuedCollective>& group,
                                                   int world);
+
+/// The parts of one group that complete independently, as on NCCL, where each communicator
+/// progresses on its own: the collective calls of each instance they span (the world, or one
+/// instance of a group), in order of first issue, then all sends and recvs together.
+std::vector<std::vector<IssuedCollective>> split_by_communicator(
+    const std::vector<IssuedCollective>& group);
 
 }  // namespace pkb::harness

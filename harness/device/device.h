@@ -39,7 +39,20 @@ struct CollectiveCall {
   std::uint64_t count = 0;
   DType dtype = DType::fp32;
   plan::ReduceOp reduce = plan::ReduceOp::sum;
-  int root = 0, peer = 0;
+  int root = 0, peer = 0;  // ranks of the group when `group` is set, as NCCL's sub-communicator
+  /// A collective over one of the problem's groups (-1: all W ranks): the group's index and the
+  /// world ranks of the caller's instance in group-rank order (empty for the world).
+  int group = -1;
+  std::vector<int> members;
+};
+
+/// One of the problem's groups that the plan's collectives name: `group` is its index in the
+/// problem, instance[r] world rank r's instance of it (the color of an NCCL split; the key is r,
+/// as group ranks follow world order).
+struct ProcessGroup {
+  int group = 0;
+  std::string name;
+  std::vector<int> instance;
 };
 
 /// Memory of one allocation on every rank: addr[r] is rank r's copy, usable by every rank's

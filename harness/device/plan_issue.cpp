@@ -70,6 +70,8 @@ void PlanRunner::issue(int input_set) {
           call.reduce = c.reduce;
           call.root = c.root;
           call.peer = c.peer;
+          call.group = c.group;
+          call.members = c.members;
           device_.collective(rank, step.stream, call);
           break;
         }

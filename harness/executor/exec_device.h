@@ -40,6 +40,9 @@ class ExecDevice : public Device {
   /// Sets up the libraries the plan's gemm and collective steps use before any call, so nothing
   /// allocates or connects while a candidate's kernel spins waiting for a peer.
   virtual void prepare_library_steps(bool gemm, bool collectives) = 0;
+  /// Makes a communicator for each instance of each group the plan's collectives name (after
+  /// prepare_library_steps, before any candidate work); only NCCL needs them, so a no-op elsewhere.
+  virtual void prepare_process_groups(const std::vector<ProcessGroup>& groups) {}
   /// Writes `pattern` over [dst, dst + bytes) on the rank's stream 0.
   virtual void fill(int rank, DevAddr dst, const FillPattern& pattern, std::uint64_t bytes) = 0;
   /// How the next calls interleave, for correctness trial `trial` (the simulated node's schedules;

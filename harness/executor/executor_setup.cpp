@@ -1,11 +1,14 @@
 // set_up_sample and its helpers (see executor_setup.h).
 #include "harness/executor/executor_setup.h"
 
+#include <set>
+
 #include "harness/executor/worker_progress.h"
 #include "harness/plan/plan.h"
 #include "harness/plan/plan_resolve.h"
 #include "src/common/file_bytes.h"
 #include "src/compile/compile.h"
+#include "src/problem/groups.h"
 #include "src/problem/spec_loader.h"
 
 namespace pkb::harness {
@@ -21,6 +24,27 @@ bool has_step(const std::vector<plan::ResolvedPlan>& plans, plan::StepOp op) {
   for (const auto& step : plans.front().steps)
     if (step.op == op) return true;
   return false;
+}
+
+// The problem's groups that the plan's collectives name, each with every rank's instance.
+std::vector<ProcessGroup> process_groups(const problem::ProblemSpec& spec,
+                                         const WorkerRequest& request,
+                                         const std::vector<plan::ResolvedPlan>& plans) {
+  std::set<int> named;
+  for (const auto& step : plans.front().steps)
+    if (step.op == plan::StepOp::collective && step.collective.group >= 0)
+      named.insert(step.collective.group);
+  std::vector<ProcessGroup> groups;
+  for (int index : named) {
+    const auto& group = spec.groups.at(static_cast<std::size_t>(index));
+    const int size = problem::group_size(group, request.world, request.dims);
+    ProcessGroup split{index, group.name, {}};
+    for (int rank = 0; rank < request.world; ++rank)
+      split.instance.push_back(
+          problem::group_instance(request.world, rank, size, group.layout).index);
+    groups.push_back(std::move(split));
+  }
+  return groups;
 }
 
 // Names every allocation for the device's messages ("y (rank 1)"), so an access outside one says
@@ -89,6 +113,7 @@ std::unique_ptr<Sample> set_up_sample(const WorkerRequest& request,
   // Emulated ranks get collectives without NCCL (harness/device/collective_moves.h).
   const bool collectives = has_step(plans, plan::StepOp::collective);
   sample->device->prepare_library_steps(has_step(plans, plan::StepOp::gemm), collectives);
+  sample->device->prepare_process_groups(process_groups(sample->spec, request, plans));
   sample->device->load_module(sample->cubin, ptx);
   sample->runner = std::make_unique<PlanRunner>(std::move(plans), *sample->device);
   name_buffers(*sample->device, *sample->runner);

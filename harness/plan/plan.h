@@ -111,7 +111,11 @@ struct CollectiveStep {
   int send = -1, recv = -1;  // -1 where the kind has no such side (recv for send, ...)
   std::uint64_t count = 0, send_offset = 0, recv_offset = 0;  // elements
   ReduceOp reduce = ReduceOp::sum;
-  int root = 0, peer = 0;
+  int root = 0, peer = 0;  // ranks of the group when `group` is set, world ranks otherwise
+  /// "group": the index of one of the problem's groups (-1: all W ranks), and the world ranks of
+  /// this rank's instance of it in group-rank order (empty for the world).
+  int group = -1;
+  std::vector<int> members;
 };
 
 struct ResolvedStep {
@@ -135,6 +139,7 @@ struct ResolvedPlan {
   std::vector<ResolvedStep> steps;       // in issue order (a topological order of the graph)
   std::vector<std::string> events;       // event id -> name
   std::vector<int> streams_used;         // sorted stream numbers that any step uses
+  std::vector<std::string> group_names;  // the problem's groups (CollectiveStep::group)
   int find_buffer(const std::string& name) const;  // -1 when absent
 };
 

@@ -1,6 +1,7 @@
 // check_cross_rank: the checks that need every rank's resolved plan at once. A collective whose
-// count or root differs between ranks, or a send nobody receives, would hang on a GPU; an output
-// that no step can write would only show up as poison after a full GPU run.
+// count or root differs between the ranks of its communicator (the world, or one instance of the
+// group it names), or a send nobody receives, would hang on a GPU; an output that no step can
+// write would only show up as poison after a full GPU run.
 #include <map>
 #include <set>
 #include <tuple>
@@ -14,24 +15,38 @@ std::string step_at(const ResolvedStep& step) { return "plan: steps[" + std::to_
 
 std::string rank_text(int rank) { return "rank " + std::to_string(rank); }
 
+// The rank whose call the others of its instance must match: the instance's first member (rank 0
+// for the world), so each message names two ranks that share a communicator.
+int leader_of(const CollectiveStep& c) { return c.members.empty() ? 0 : c.members[0]; }
+
+std::string same_text(const ResolvedPlan& plan, const CollectiveStep& c) {
+  return c.group < 0 ? "every rank"
+                     : "every rank of an instance of group '" + plan.group_names.at(c.group) + "'";
+}
+
 void check_collective_agreement(const std::vector<ResolvedPlan>& plans, std::size_t s) {
-  const ResolvedStep& first = plans[0].steps[s];
-  const CollectiveStep& c0 = first.collective;
-  const bool rooted = c0.kind == CollectiveKind::broadcast || c0.kind == CollectiveKind::reduce;
+  const bool rooted = plans[0].steps[s].collective.kind == CollectiveKind::broadcast ||
+                      plans[0].steps[s].collective.kind == CollectiveKind::reduce;
   for (const auto& plan : plans) {
     const CollectiveStep& c = plan.steps[s].collective;
+    const int leader = leader_of(c);
+    const ResolvedStep& first = plans[leader].steps[s];
+    const CollectiveStep& c0 = first.collective;
     const std::string kind(collective_kind_name(c.kind));
     if (c.count != c0.count)
-      throw PlanError(step_at(first) + ": the " + kind + " count is " + std::to_string(c0.count) + " on rank 0 but " +
-                      std::to_string(c.count) + " on " + rank_text(plan.rank) +
-                      " (every rank must issue a collective with the same count)");
+      throw PlanError(step_at(first) + ": the " + kind + " count is " + std::to_string(c0.count) +
+                      " on " + rank_text(leader) + " but " + std::to_string(c.count) + " on " +
+                      rank_text(plan.rank) + " (" + same_text(plan, c) +
+                      " must issue a collective with the same count)");
     if (rooted && c.root != c0.root)
-      throw PlanError(step_at(first) + ": the " + kind + " root is " + std::to_string(c0.root) + " on rank 0 but " +
-                      std::to_string(c.root) + " on " + rank_text(plan.rank) + " (every rank must name the same root)");
+      throw PlanError(step_at(first) + ": the " + kind + " root is " + std::to_string(c0.root) +
+                      " on " + rank_text(leader) + " but " + std::to_string(c.root) + " on " +
+                      rank_text(plan.rank) + " (" + same_text(plan, c) +
+                      " must name the same root)");
   }
 }
 
-// One send or recv: its step, count and element size, in issue order per (from, to) pair.
+// One send or recv: its step, count and element size, in issue order per (group, from, to).
 struct Transfer {
   const ResolvedStep* step;
   std::uint64_t count;
@@ -44,43 +59,61 @@ std::string group_text(const std::vector<ResolvedPlan>& plans, std::size_t first
                 : "in its group (steps[" + std::to_string(a) + "] to steps[" + std::to_string(b) + "])";
 }
 
+// A send and a recv meet only on one communicator: the world's (group -1) or one group's.
+struct Link {
+  int group, from, to;
+  bool operator<(const Link& other) const {
+    return std::tie(group, from, to) < std::tie(other.group, other.from, other.to);
+  }
+};
+
 // Steps [first, last] are one group of sends and recvs: NCCL matches the n-th send from a to b
-// with the n-th recv on b from a, so each pair's lists must agree in length and counts.
+// with the n-th recv on b from a on the same communicator, so each link's lists must agree in
+// length and counts. Peers are group ranks in a grouped step; links hold world ranks.
 void check_point_to_point_group(const std::vector<ResolvedPlan>& plans, std::size_t first, std::size_t last) {
-  std::map<std::pair<int, int>, std::vector<Transfer>> sends, recvs;
+  std::map<Link, std::vector<Transfer>> sends, recvs;
   for (const auto& plan : plans)
     for (std::size_t s = first; s <= last; ++s) {
       const ResolvedStep& step = plan.steps[s];
       const CollectiveStep& c = step.collective;
       const int buffer = c.kind == CollectiveKind::send ? c.send : c.recv;
       const Transfer transfer{&step, c.count, dtype_size(plan.buffers[buffer].dtype)};
-      if (c.kind == CollectiveKind::send) sends[{plan.rank, c.peer}].push_back(transfer);
-      else recvs[{c.peer, plan.rank}].push_back(transfer);
+      const int peer = c.members.empty() ? c.peer : c.members.at(c.peer);
+      if (c.kind == CollectiveKind::send)
+        sends[{c.group, plan.rank, peer}].push_back(transfer);
+      else
+        recvs[{c.group, peer, plan.rank}].push_back(transfer);
     }
   const std::string hint = " (consecutive send and recv steps form one group, and each send needs a recv of the "
                            "same size on its peer in that group)";
-  for (const auto& [pair, list] : sends) {
-    const auto& matching = recvs[pair];
+  auto over = [&](const Link& link) {
+    return link.group < 0 ? std::string()
+                          : " over group '" + plans[0].group_names.at(link.group) + "'";
+  };
+  for (const auto& [link, list] : sends) {
+    const auto& matching = recvs[link];
     for (std::size_t n = 0; n < list.size(); ++n) {
       const Transfer& send = list[n];
       if (n >= matching.size())
-        throw PlanError(step_at(*send.step) + ": " + rank_text(pair.first) + " sends " + std::to_string(send.count) +
-                        " elements to " + rank_text(pair.second) + ", which has no matching recv from " +
-                        rank_text(pair.first) + " " + group_text(plans, first, last) + hint);
+        throw PlanError(step_at(*send.step) + ": " + rank_text(link.from) + " sends " +
+                        std::to_string(send.count) + " elements to " + rank_text(link.to) +
+                        over(link) + ", which has no matching recv from " + rank_text(link.from) +
+                        over(link) + " " + group_text(plans, first, last) + hint);
       const Transfer& recv = matching[n];
       if (send.count * send.element_bytes != recv.count * recv.element_bytes)
-        throw PlanError(step_at(*send.step) + ": " + rank_text(pair.first) + " sends " + std::to_string(send.count) +
-                        " elements to " + rank_text(pair.second) + ", but steps[" + std::to_string(recv.step->index) +
-                        "] on " + rank_text(pair.second) + " receives " + std::to_string(recv.count) + hint);
+        throw PlanError(step_at(*send.step) + ": " + rank_text(link.from) + " sends " +
+                        std::to_string(send.count) + " elements to " + rank_text(link.to) +
+                        over(link) + ", but steps[" + std::to_string(recv.step->index) + "] on " +
+                        rank_text(link.to) + " receives " + std::to_string(recv.count) + hint);
     }
   }
-  for (const auto& [pair, list] : recvs)
-    if (list.size() > sends[pair].size()) {
-      const Transfer& recv = list[sends[pair].size()];
-      throw PlanError(step_at(*recv.step) + ": " + rank_text(pair.second) + " receives " +
-                      std::to_string(recv.count) + " elements from " + rank_text(pair.first) +
-                      ", which sends nothing more to " + rank_text(pair.second) + " " +
-                      group_text(plans, first, last) + hint);
+  for (const auto& [link, list] : recvs)
+    if (list.size() > sends[link].size()) {
+      const Transfer& recv = list[sends[link].size()];
+      throw PlanError(step_at(*recv.step) + ": " + rank_text(link.to) + " receives " +
+                      std::to_string(recv.count) + " elements from " + rank_text(link.from) +
+                      over(link) + ", which sends nothing more to " + rank_text(link.to) +
+                      over(link) + " " + group_text(plans, first, last) + hint);
     }
 }
 

@@ -185,6 +185,8 @@ void parse_collective(const JsonFields& fields, ParsedStep& step) {
                                      ReduceOp::sum);
   step.root = expr_field(fields, "root");
   step.peer = expr_field(fields, "peer");
+  step.group_where = fields.field("group");
+  if (fields.has("group")) step.group = name_field(fields, "group");
   const bool rooted = step.collective == CollectiveKind::broadcast || step.collective == CollectiveKind::reduce;
   const bool paired = step.collective == CollectiveKind::send || step.collective == CollectiveKind::recv;
   if (rooted && !step.root.expr) fields.fail("root", "the root rank", "nothing (the field is missing)");
@@ -199,7 +201,7 @@ const std::set<std::string>& fields_of(StepOp op) {
       {StepOp::gemm, {"a", "b", "c", "m", "n", "k", "lda", "ldb", "ldc", "a_offset", "b_offset",
                       "c_offset", "trans_a", "trans_b", "alpha", "beta"}},
       {StepOp::collective, {"kind", "send", "recv", "count", "send_offset", "recv_offset", "reduce",
-                            "root", "peer"}},
+                            "root", "peer", "group"}},
       {StepOp::barrier, {}},
   };
   return table.at(op);

@@ -67,6 +67,8 @@ struct ParsedStep {
   std::string send, recv;
   ReduceOp reduce = ReduceOp::sum;
   ExprField root, peer;
+  std::string group;        // "" when the collective spans all W ranks
+  std::string group_where;  // "steps[1].group"
 };
 
 struct ParsedPlan {

@@ -6,6 +6,7 @@
 
 #include "harness/plan/plan_resolver.h"
 #include "src/common/did_you_mean.h"
+#include "src/problem/groups.h"
 
 namespace pkb::plan {
 namespace {
@@ -33,6 +34,18 @@ RankResolver::RankResolver(const ParsedPlan& plan, const PlanTarget& target, int
   env_["num_sms"] = target.limits.num_sms;
   for (const auto& scalar : target.spec->scalars)
     if (scalar.type == problem::ScalarType::int64) env_[scalar.name] = static_cast<std::int64_t>(scalar.value);
+  // group_rank(NAME), group_size(NAME); a size that does not divide W is refused where a step
+  // names the group (resolve_collective), not in every expression.
+  for (const auto& group : target.spec->groups) {
+    out_.group_names.push_back(group.name);
+    try {
+      const int size = problem::group_size(group, target.world, target.dims);
+      env_[problem::group_size_name(group.name)] = size;
+      env_[problem::group_rank_name(group.name)] =
+          problem::group_instance(target.world, rank, size, group.layout).rank;
+    } catch (const Error&) {
+    }
+  }
   out_.rank = rank;
   out_.world = target.world;
 }
@@ -46,11 +59,20 @@ std::int64_t RankResolver::eval(const ShapeExpr& expr, const std::string& where)
   try {
     return expr.eval(env_);
   } catch (const problem::UnknownNameError& e) {
-    fail(where, std::string(e.what()) + "; the names an expression may use are the problem's dims, "
-                "its integer scalars, W, rank and num_sms");
+    fail(where, std::string(e.what()) +
+                    "; the names an expression may use are the problem's dims, "
+                    "its integer scalars, W, rank and num_sms" +
+                    group_names_hint());
   } catch (const Error& e) {
     fail(where, e.what());
   }
+}
+
+std::string RankResolver::group_names_hint() const {
+  if (out_.group_names.empty()) return "";
+  std::string names;
+  for (const auto& name : out_.group_names) names += (names.empty() ? "" : ", ") + name;
+  return ", and group_rank(G) and group_size(G) for the problem's groups G (" + names + ")";
 }
 
 std::int64_t RankResolver::eval_or(const ExprField& field, std::int64_t fallback) const {

@@ -1,6 +1,9 @@
 // RankResolver's data steps: copy (also from or to a peer's symmetric buffer), gemm (row-major,
-// bounds from the leading dimensions) and collective (NCCL semantics for the count of each side).
+// bounds from the leading dimensions) and collective (NCCL semantics for the count of each side,
+// over the ranks of the group a collective names).
 #include "harness/plan/plan_resolver.h"
+#include "src/common/did_you_mean.h"
+#include "src/problem/groups.h"
 
 namespace pkb::plan {
 namespace {
@@ -15,6 +18,15 @@ int rank_field(RankResolver& r, const ExprField& field, int fallback) {
   const std::int64_t value = r.eval_or(field, fallback);
   if (value < 0 || value >= r.world())
     r.fail(field.where, "expected a rank in 0.." + std::to_string(r.world() - 1) + ", got " + std::to_string(value));
+  return static_cast<int>(value);
+}
+
+// A collective's root or peer (0 when absent): a rank of the group it names, `of` " of group 'tp'".
+int rank_field(RankResolver& r, const ExprField& field, int ranks, const std::string& of) {
+  const std::int64_t value = r.eval_or(field, 0);
+  if (value < 0 || value >= ranks)
+    r.fail(field.where, "expected a rank" + of + " in 0.." + std::to_string(ranks - 1) + ", got " +
+                            std::to_string(value));
   return static_cast<int>(value);
 }
 
@@ -91,14 +103,49 @@ void RankResolver::resolve_gemm(const ParsedStep& step, GemmStep& gemm) {
   }
 }
 
+void RankResolver::resolve_group(const ParsedStep& step, CollectiveStep& collective,
+                                 int& group_rank, int& group_size) const {
+  group_rank = rank();
+  group_size = world();
+  if (step.group.empty()) return;
+  const auto& groups = target_.spec->groups;
+  std::vector<std::string> names;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    names.push_back(groups[g].name);
+    if (groups[g].name == step.group) collective.group = static_cast<int>(g);
+  }
+  if (collective.group < 0) {
+    std::string known;
+    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+    const auto close = closest_match(step.group, names);
+    fail(step.group_where,
+         "unknown group '" + step.group + "'" + (close ? ", did you mean '" + *close + "'?" : "") +
+             (known.empty() ? " (the problem has no groups)" : " (groups: " + known + ")"));
+  }
+  const auto& group = groups[static_cast<std::size_t>(collective.group)];
+  try {
+    const int size = problem::group_size(group, world(), target_.dims);
+    const problem::GroupInstance instance =
+        problem::group_instance(world(), rank(), size, group.layout);
+    collective.members = instance.members;
+    group_rank = instance.rank;
+    group_size = size;
+  } catch (const Error& e) {
+    fail(step.group_where, "group '" + step.group + "': " + e.what());
+  }
+}
+
 void RankResolver::resolve_collective(const ParsedStep& step, CollectiveStep& collective) {
   collective.kind = step.collective;
   collective.reduce = step.reduce;
   collective.count = non_negative(*this, step.count, 0);
   collective.send_offset = non_negative(*this, step.src_offset, 0);
   collective.recv_offset = non_negative(*this, step.dst_offset, 0);
-  collective.root = rank_field(*this, step.root, 0);
-  collective.peer = rank_field(*this, step.peer, 0);
+  int group_rank = 0, group_size = 0;
+  resolve_group(step, collective, group_rank, group_size);
+  const std::string group_of = step.group.empty() ? "" : " of group '" + step.group + "'";
+  collective.root = rank_field(*this, step.root, group_size, group_of);
+  collective.peer = rank_field(*this, step.peer, group_size, group_of);
   if (!step.send.empty()) collective.send = buffer(step.send, step.where + ".send");
   if (!step.recv.empty()) {
     collective.recv = buffer(step.recv, step.where + ".recv");
@@ -107,9 +154,10 @@ void RankResolver::resolve_collective(const ParsedStep& step, CollectiveStep& co
   if (collective.send >= 0 && collective.recv >= 0 && buf(collective.send).dtype != buf(collective.recv).dtype)
     fail(step.where, "send '" + step.send + "' and recv '" + step.recv + "' have different types");
   const bool paired = collective.kind == CollectiveKind::send || collective.kind == CollectiveKind::recv;
-  if (paired && collective.peer == rank()) fail(step.peer.where, "a rank cannot send to or receive from itself");
-  // Elements each side holds, in NCCL's terms.
-  const std::uint64_t count = collective.count, ranks = static_cast<std::uint64_t>(world());
+  if (paired && collective.peer == group_rank)
+    fail(step.peer.where, "a rank cannot send to or receive from itself");
+  // Elements each side holds, in NCCL's terms (over the group's ranks when it names one).
+  const std::uint64_t count = collective.count, ranks = static_cast<std::uint64_t>(group_size);
   std::uint64_t send_count = count, recv_count = count;
   switch (collective.kind) {
     case CollectiveKind::all_gather: recv_count = count * ranks; break;
@@ -118,21 +166,23 @@ void RankResolver::resolve_collective(const ParsedStep& step, CollectiveStep& co
     default: break;
   }
   // broadcast reads send on the root only; reduce writes recv on the root only.
-  const bool reads = collective.kind != CollectiveKind::broadcast || collective.root == rank();
-  const bool writes = collective.kind != CollectiveKind::reduce || collective.root == rank();
+  const bool reads = collective.kind != CollectiveKind::broadcast || collective.root == group_rank;
+  const bool writes = collective.kind != CollectiveKind::reduce || collective.root == group_rank;
   if (collective.send >= 0 && reads) require_range(collective.send, collective.send_offset, send_count, step.where + ".send");
   if (collective.recv >= 0 && writes) require_range(collective.recv, collective.recv_offset, recv_count, step.where + ".recv");
   if (collective.send >= 0 && collective.send == collective.recv)
-    check_in_place(step, collective, send_count, recv_count);
+    check_in_place(step, collective, send_count, recv_count, group_rank);
 }
 
 // send and recv in one buffer: NCCL defines in-place operation only where the send range is exactly
 // the part of recv that this rank contributes; any other overlap reads data as it is overwritten.
-void RankResolver::check_in_place(const ParsedStep& step, const CollectiveStep& collective, std::uint64_t send_count,
-                                  std::uint64_t recv_count) const {
+void RankResolver::check_in_place(const ParsedStep& step, const CollectiveStep& collective,
+                                  std::uint64_t send_count, std::uint64_t recv_count,
+                                  int group_rank) const {
   const std::uint64_t send_at = collective.send_offset, recv_at = collective.recv_offset;
   if (send_at + send_count <= recv_at || recv_at + recv_count <= send_at) return;  // disjoint
-  const std::uint64_t own = static_cast<std::uint64_t>(rank()) * collective.count;
+  const std::uint64_t own = static_cast<std::uint64_t>(group_rank) * collective.count;
+  const std::string rank_name = step.group.empty() ? "rank" : problem::group_rank_name(step.group);
   std::string rule;
   switch (collective.kind) {
     case CollectiveKind::all_reduce:
@@ -143,11 +193,11 @@ void RankResolver::check_in_place(const ParsedStep& step, const CollectiveStep& 
       break;
     case CollectiveKind::all_gather:
       if (send_at == recv_at + own) return;
-      rule = "in place, send_offset must be recv_offset + rank * count";
+      rule = "in place, send_offset must be recv_offset + " + rank_name + " * count";
       break;
     case CollectiveKind::reduce_scatter:
       if (recv_at == send_at + own) return;
-      rule = "in place, recv_offset must be send_offset + rank * count";
+      rule = "in place, recv_offset must be send_offset + " + rank_name + " * count";
       break;
     default: rule = std::string(collective_kind_name(collective.kind)) + " cannot run in place"; break;
   }

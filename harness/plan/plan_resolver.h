@@ -18,6 +18,8 @@ class RankResolver {
   [[noreturn]] void fail(const std::string& where, const std::string& why) const;
   std::int64_t eval(const ShapeExpr& expr, const std::string& where) const;
   std::int64_t eval_or(const ExprField& field, std::int64_t fallback) const;
+  /// ", and group_rank(G) and group_size(G) for the problem's groups G (tp, fsdp)", or "".
+  std::string group_names_hint() const;
   /// The index of buffer `name`, or a PlanError listing the known names.
   int buffer(const std::string& name, const std::string& where) const;
   /// Fails when `index` is a problem input: inputs are read-only.
@@ -40,8 +42,11 @@ class RankResolver {
   void resolve_copy(const ParsedStep& step, CopyStep& copy);
   void resolve_gemm(const ParsedStep& step, GemmStep& gemm);
   void resolve_collective(const ParsedStep& step, CollectiveStep& collective);
-  void check_in_place(const ParsedStep& step, const CollectiveStep& collective, std::uint64_t send_count,
-                      std::uint64_t recv_count) const;
+  /// The group a collective step names: its index, this rank's instance and the group's size.
+  void resolve_group(const ParsedStep& step, CollectiveStep& collective, int& group_rank,
+                     int& group_size) const;
+  void check_in_place(const ParsedStep& step, const CollectiveStep& collective,
+                      std::uint64_t send_count, std::uint64_t recv_count, int group_rank) const;
   double float_scalar(const ParsedArg& arg, const std::string& where) const;
 
   const ParsedPlan& plan_;

@@ -165,17 +165,20 @@ void SimDevice::collective(int rank, int stream, const CollectiveCall& call) {
   group_.push_back({rank, stream, call});
 }
 
+// Each communicator's part of the group completes once its own calls arrived (an instance of a
+// process group does not wait for the others, as on NCCL).
 void SimDevice::group_end() {
   in_group_ = false;
-  if (group_.empty()) return;
-  const int id = next_group_++;
-  for (const auto& issued : group_) {
-    Work work;
-    work.kind = Work::Kind::collective;
-    work.group = id;
-    push(issued.rank, issued.stream, std::move(work));
+  for (auto& part : split_by_communicator(group_)) {
+    const int id = next_group_++;
+    for (const auto& issued : part) {
+      Work work;
+      work.kind = Work::Kind::collective;
+      work.group = id;
+      push(issued.rank, issued.stream, std::move(work));
+    }
+    groups_[id] = std::move(part);
   }
-  groups_[id] = group_;
   group_.clear();
 }
 

@@ -2,6 +2,7 @@
 #include "reference/comm/comm.h"
 
 #include "src/common/error.h"
+#include "src/problem/groups.h"
 
 namespace pkb::ref {
 
@@ -30,15 +31,10 @@ std::vector<int> group_members(int world, int rank, int size, bool strided) {
   if (size <= 0 || world % size != 0)
     throw Error("comm: group size " + std::to_string(size) + " does not divide world size " +
                 std::to_string(world));
-  std::vector<int> members;
-  if (strided) {
-    const int stride = world / size;
-    for (int index = 0; index < size; ++index) members.push_back(rank % stride + index * stride);
-  } else {
-    const int first = rank / size * size;
-    for (int index = 0; index < size; ++index) members.push_back(first + index);
-  }
-  return members;
+  return problem::group_instance(
+             world, rank, size,
+             strided ? problem::GroupLayout::strided : problem::GroupLayout::block)
+      .members;
 }
 
 }  // namespace pkb::ref

@@ -132,7 +132,10 @@ class Parser {
              (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
         ++pos_;
       const std::string name = text_.substr(start, pos_ - start);
-      if (accept("(")) return parse_call(name, start);
+      if (accept("(")) {
+        if (name == "group_rank" || name == "group_size") return parse_group_name(name);
+        return parse_call(name, start);
+      }
       auto node = std::make_shared<Node>();
       node->kind = Node::Kind::variable;
       node->name = name;
@@ -141,13 +144,33 @@ class Parser {
     fail("expected a number, a name or '('");
   }
 
+  // group_rank(NAME) and group_size(NAME) take a group's name, not a value: each is one variable,
+  // named as written without spaces, that the caller's environment defines per group.
+  NodePtr parse_group_name(const std::string& function) {
+    skip_space();
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    if (pos_ == start || std::isdigit(static_cast<unsigned char>(text_[start]))) {
+      pos_ = start;
+      fail("expected a group name");
+    }
+    const std::string group = text_.substr(start, pos_ - start);
+    if (!accept(")")) fail("expected ')'");
+    auto node = std::make_shared<Node>();
+    node->kind = Node::Kind::variable;
+    node->name = function + "(" + group + ")";
+    return node;
+  }
+
   NodePtr parse_call(const std::string& name, std::size_t start) {
     const FunctionInfo* function = nullptr;
     for (const auto& candidate : kFunctions)
       if (name == candidate.name) function = &candidate;
     if (function == nullptr) {
       pos_ = start;
-      fail("expected one of the functions ceil_div, min, max, select");
+      fail("expected one of the functions ceil_div, min, max, select, group_rank, group_size");
     }
     auto node = std::make_shared<Node>();
     node->kind = Node::Kind::call;
@@ -184,6 +207,12 @@ std::int64_t eval_node(const Node& node, const ExprEnv& env, const std::string& 
       return node.value;
     case Node::Kind::variable: {
       auto found = env.find(node.name);
+      if (found == env.end() && node.name.back() == ')') {  // group_rank(NAME), group_size(NAME)
+        const std::size_t open = node.name.find('(');
+        throw UnknownNameError("expression \"" + text + "\": unknown group '" +
+                               node.name.substr(open + 1, node.name.size() - open - 2) + "' in " +
+                               node.name);
+      }
       if (found == env.end()) throw UnknownNameError("expression \"" + text + "\": unknown name '" + node.name + "'");
       return found->second;
     }

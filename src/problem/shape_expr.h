@@ -1,7 +1,9 @@
 // Integer expressions over dims, W and rank, as written in problem.json shapes and group sizes:
 // + - * / % (integer, / truncates toward zero), unary minus, parentheses, comparisons
 // (== != < <= > >=, giving 0 or 1), and the functions ceil_div(a,b), min(a,b), max(a,b) and
-// select(cond, a, b). Parsed once when problem.json loads; evaluated per rank.
+// select(cond, a, b); group_rank(NAME) and group_size(NAME) read the variables of those names,
+// which only plans define (src/problem/groups.h). Parsed once when problem.json loads; evaluated
+// per rank.
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/problem/groups.h"
+
 namespace pkb::prompt {
 namespace {
 
@@ -81,8 +83,16 @@ std::string groups_text(const problem::ProblemSpec& spec, int world,
            (group.layout == problem::GroupLayout::block
                 ? "consecutive ranks together (block)"
                 : "every " + std::to_string(size > 0 ? world / size : 0) +
-                      "-th rank together (strided)") +
-           "\n";
+                      "-th rank together (strided)");
+    // Each instance's members at this W, in group-rank order (the rule of src/problem/groups.h).
+    std::string members;
+    if (size > 0 && world % size == 0)
+      for (const auto& instance : problem::group_instances(group, world, dims)) {
+        std::string list;
+        for (int rank : instance) list += (list.empty() ? "" : ",") + std::to_string(rank);
+        members += " [" + list + "]";
+      }
+    out += (members.empty() ? "" : ":" + members) + "\n";
   }
   return out;
 }

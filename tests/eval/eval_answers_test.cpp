@@ -1,9 +1,9 @@
-// Every problem's reference answer (problems/NNN_name/answer.md) and every worked example of
-// problems/examples/ goes through the CPU half of evaluation — extract, NVRTC for sm_90a, the plan
-// resolved against its problem — at every world size, every dtype the problem lists, and at test
-// and bench dims, and must end `compiled`. A problem without an answer fails here, so a problem
-// added later needs one too (docs/ADDING_A_PROBLEM.md). Judging the answers needs a GPU:
-// scripts/gpu-check.sh does that.
+// Every problem's reference answer (problems/NNN_name/answer.md, and answer_WAY.md where a second
+// one is written another way) and every worked example of problems/examples/ goes through the CPU
+// half of evaluation — extract, NVRTC for sm_90a, the plan resolved against its problem — at every
+// world size, every dtype the problem lists, and at test and bench dims, and must end `compiled`.
+// A problem without an answer fails here, so a problem added later needs one too
+// (docs/ADDING_A_PROBLEM.md). Judging the answers needs a GPU: scripts/gpu-check.sh does that.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -32,12 +32,26 @@ std::vector<fs::path> problem_dirs() {
   return dirs;
 }
 
-/// (answer file, its problem folder): every answer.md, then every example (matched by number).
+/// A problem's second reference answer, written another way: answer_WAY.md (answer_grouped.md
+/// uses the plan's grouped collectives).
+bool is_second_answer(const fs::path& path) {
+  const std::string name = path.filename().string();
+  return name.rfind("answer_", 0) == 0 && path.extension() == ".md";
+}
+
+/// (answer file, its problem folder): every answer.md and answer_WAY.md, then every example
+/// (matched by number).
 std::vector<std::pair<fs::path, fs::path>> answers() {
   std::vector<std::pair<fs::path, fs::path>> out;
   const auto dirs = problem_dirs();
-  for (const auto& dir : dirs)
+  for (const auto& dir : dirs) {
     if (fs::exists(dir / "answer.md")) out.push_back({dir / "answer.md", dir});
+    std::vector<fs::path> second;
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (is_second_answer(entry.path())) second.push_back(entry.path());
+    std::sort(second.begin(), second.end());
+    for (const auto& path : second) out.push_back({path, dir});
+  }
   std::vector<fs::path> examples;
   for (const auto& entry : fs::directory_iterator(kProblems / "examples"))
     if (entry.path().extension() == ".md") examples.push_back(entry.path());
@@ -51,7 +65,10 @@ std::vector<std::pair<fs::path, fs::path>> answers() {
 }
 
 std::string name_of(const fs::path& answer, const fs::path& dir) {
-  return answer.filename() == "answer.md" ? dir.filename().string() : "example_" + answer.stem().string();
+  if (answer.filename() == "answer.md") return dir.filename().string();
+  if (is_second_answer(answer))  // "048_fsdp_and_tp_grouped"
+    return dir.filename().string() + answer.stem().string().substr(6);
+  return "example_" + answer.stem().string();
 }
 
 TEST(EvalAnswers, EveryProblemHasAReferenceAnswer) {

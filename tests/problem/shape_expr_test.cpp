@@ -62,9 +62,23 @@ TEST(ShapeExpr, RejectsSyntaxErrorsWithTheColumn) {
   EXPECT_EQ(parse_error("M *"), "expression \"M *\": at column 4: expected a number, a name or '(', got the end");
   EXPECT_EQ(parse_error("(M + 1"), "expression \"(M + 1\": at column 7: expected ')', got the end");
   EXPECT_EQ(parse_error("M N"), "expression \"M N\": at column 3: expected an operator or the end, got 'N'");
-  EXPECT_EQ(parse_error("floor(M)"),
-            "expression \"floor(M)\": at column 1: expected one of the functions ceil_div, min, max, select, got 'f'");
+  EXPECT_EQ(parse_error("floor(M)"), "expression \"floor(M)\": at column 1: expected one of the functions ceil_div, "
+                                     "min, max, select, group_rank, group_size, got 'f'");
   EXPECT_EQ(parse_error("min(1)"), "expression \"min(1)\": min takes 2 arguments, got 1");
+}
+
+TEST(ShapeExpr, GroupRankAndGroupSizeNameAGroupAndReadItsVariables) {
+  const ExprEnv env = {{"group_rank(tp)", 1}, {"group_size(tp)", 2}, {"N", 8}};
+  EXPECT_EQ(eval("N / group_size( tp ) * group_rank(tp)", env), 4);
+  EXPECT_EQ(ShapeExpr::parse("group_rank(tp) + W").variables(), (std::vector<std::string>{"W", "group_rank(tp)"}));
+  EXPECT_EQ(parse_error("group_rank(2)"), "expression \"group_rank(2)\": at column 12: expected a group name, got '2'");
+  EXPECT_EQ(parse_error("group_size(tp, 2)"), "expression \"group_size(tp, 2)\": at column 14: expected ')', got ','");
+  try {
+    eval("group_size(ep) + 1", env);
+    FAIL() << "expected an error";
+  } catch (const UnknownNameError& error) {
+    EXPECT_STREQ(error.what(), "expression \"group_size(ep) + 1\": unknown group 'ep' in group_size(ep)");
+  }
 }
 
 TEST(ShapeExpr, NamesAMissingVariableAndDivisionByZero) {

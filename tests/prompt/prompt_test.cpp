@@ -121,6 +121,23 @@ TEST(BuildPrompt, StatesTheRulesAnswersRelyOn) {
     EXPECT_NE(text.find(rule), std::string::npos) << "the prompt lacks: " << rule;
 }
 
+// A problem with groups lists each instance's ranks at the prompt's W and says a collective step
+// may name a group (048: tp is block pairs, fsdp strided by 2).
+TEST(BuildPrompt, ShowsEachGroupsMembersAndThatACollectiveMayNameIt) {
+  const std::string text = build("48", 8).prompt.text;
+  for (const char* line :
+       {"- `tp`: groups of select(W >= 4, 2, 1) = 2 ranks, consecutive ranks together (block): [0,1] [2,3] "
+        "[4,5] [6,7]\n",
+        "- `fsdp`: groups of W / select(W >= 4, 2, 1) = 4 ranks, every 2-th rank together (strided): "
+        "[0,2,4,6] [1,3,5,7]\n",
+        "with `\"group\": \"NAME\"` it runs over the calling rank's instance only",
+        "`group_rank(NAME)` (the rank's position", "\"group\": \"tp\""})
+    EXPECT_NE(text.find(line), std::string::npos) << "the prompt lacks: " << line;
+  // At W = 2 tp is a single rank per instance; a problem without groups says nothing of them.
+  EXPECT_NE(build("48", 2).prompt.text.find("(block): [0] [1]\n"), std::string::npos);
+  EXPECT_EQ(build("1", 8).prompt.text.find("Sub-communicators"), std::string::npos);
+}
+
 TEST(BuildPrompt, GroupsRanksWithEqualShapes) {
   const Built built = build("5", 4);  // scatter: the chunks live on rank 0 only
   EXPECT_NE(built.prompt.text.find("on rank 0"), std::string::npos) << built.prompt.text;
