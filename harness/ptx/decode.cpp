@@ -95,8 +95,16 @@ void decode_instruction(DecodeInput& input, Instr& instr) {
   static constexpr Decoder kFamilies[] = {
       decode_integer, decode_logic,  decode_float,   decode_half,   decode_compare,
       decode_convert, decode_move,   decode_memory,  decode_atomic, decode_control,
-      decode_warp,    decode_matrix, decode_async,   decode_multimem,
+      decode_warp,    decode_matrix, decode_wmma,    decode_async,  decode_multimem,
   };
+  // .L2::cache_hint: the last operand is a cache policy (createpolicy), a hint that changes no
+  // result; the families never see it, so their operand counts hold.
+  if (input.q.take("L2::cache_hint") && instr.nops > 0 &&
+      (instr.ops[instr.nops - 1].kind == Operand::Kind::reg || instr.ops[instr.nops - 1].kind == Operand::Kind::imm)) {
+    --instr.nops;
+    instr.ops[instr.nops] = Operand{};
+    input.ops.pop_back();
+  }
   for (Decoder decoder : kFamilies)
     if (decoder(input, instr)) {
       if (instr.flow != Flow::unsupported && !input.q.empty())

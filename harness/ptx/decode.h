@@ -95,6 +95,7 @@ bool decode_atomic(DecodeInput& input, Instr& instr);
 bool decode_control(DecodeInput& input, Instr& instr);
 bool decode_warp(DecodeInput& input, Instr& instr);
 bool decode_matrix(DecodeInput& input, Instr& instr);
+bool decode_wmma(DecodeInput& input, Instr& instr);
 bool decode_async(DecodeInput& input, Instr& instr);
 bool decode_multimem(DecodeInput& input, Instr& instr);
 

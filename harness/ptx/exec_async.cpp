@@ -1,11 +1,19 @@
 // Asynchronous copies and memory barriers: cp.async (4, 8 or 16 bytes from global to shared, with
 // src-size zero fill or ignore-src), commit_group, wait_group, wait_all, cp.async.mbarrier.arrive,
-// and mbarrier init / inval / arrive / arrive_drop / test_wait / try_wait (with .parity). A copy
-// reads its source when issued and writes its destination only when its lane waits for it (or
-// exits), so a kernel that reads shared memory before cp.async.wait_group sees the old bytes, as
-// it may on a GPU. An mbarrier's 8 bytes hold pending arrivals (bits 0-30), the expected count
-// (32-62) and the phase (63); its state token is the phase at arrival. The bulk (TMA) forms end
-// the sample as not executed.
+// and mbarrier init / inval / arrive / arrive_drop (with .expect_tx) / expect_tx / complete_tx /
+// test_wait / try_wait (with .parity) / pending_count. A copy reads its source when issued and
+// writes its destination only when its lane waits for it (or exits), so a kernel that reads shared
+// memory before cp.async.wait_group sees the old bytes, as it may on a GPU. The bulk copies are in
+// exec_async_bulk.cpp.
+//
+// An mbarrier's 8 bytes hold everything the PTX ISA says it tracks, so init and inval reset it all
+// and a spinning waiter's parked watch on the word sees every change: pending arrivals (bits
+// 0-19), the expected count (20-39), the tx-count (40-60, signed: a copy may complete its bytes
+// before they are expected) and the phase (63). The ISA bounds each count by 2^20 - 1. A phase
+// completes when its pending arrivals and its tx-count are both 0. The state token an arrive
+// returns is the word before the arrival (its phase bit and pending count).
+#include "harness/ptx/exec_async.h"
+
 #include <cstring>
 
 #include "harness/ptx/decode.h"
@@ -15,12 +23,62 @@ namespace pkb::ptx {
 namespace {
 
 enum AsyncOp : std::int32_t {
-  kCopy, kCommit, kWaitGroup, kWaitAll, kCopyArrive,
-  kInit, kInval, kArrive, kArriveDrop, kTestWait,
+  kCopy,
+  kCommit,
+  kWaitGroup,
+  kWaitAll,
+  kCopyArrive,
+  kInit,
+  kInval,
+  kArrive,
+  kArriveDrop,
+  kTestWait,
+  kExpectTx,
+  kCompleteTx,
+  kPendingCount,
 };
+// Modifier bits of this family: .parity (test_wait / try_wait), .noinc (cp.async.mbarrier.arrive),
+// .expect_tx (arrive / arrive_drop).
+constexpr std::uint32_t kParity = kTrans;
+constexpr std::uint32_t kNoInc = kNoFtz;
+constexpr std::uint32_t kExpectTxMod = kWide;
 
 constexpr std::uint64_t kPhaseBit = 1ull << 63;
-constexpr std::uint64_t kCountMask = 0x7FFFFFFFull;
+constexpr std::uint64_t kCountMask = (1ull << 20) - 1;
+constexpr std::int64_t kMaxTx = (1 << 20) - 1;
+
+struct Mbarrier {
+  std::uint32_t pending = 0, expected = 0;
+  std::int64_t tx = 0;
+  std::uint64_t phase = 0;  // 0 or kPhaseBit
+};
+
+Mbarrier unpack(const std::uint8_t* word) {
+  std::uint64_t v;
+  std::memcpy(&v, word, 8);
+  Mbarrier b;
+  b.pending = static_cast<std::uint32_t>(v & kCountMask);
+  b.expected = static_cast<std::uint32_t>(v >> 20 & kCountMask);
+  b.tx = static_cast<std::int64_t>(v << 3) >> 43;  // bits 40-60, sign-extended
+  b.phase = v & kPhaseBit;
+  return b;
+}
+
+// Completes the phase if it is done, checks the tx-count's range and stores the word.
+void settle(ExecState& s, std::uint8_t* word, Mbarrier b, int lane) {
+  if (b.tx > kMaxTx || b.tx < -kMaxTx)
+    lane_fault(lane, Fault::Kind::memory,
+               "an mbarrier's tx-count of " + std::to_string(b.tx) +
+                   " is outside the PTX ISA's range of +-(2^20 - 1)");
+  if (b.pending == 0 && b.tx == 0) {
+    b.phase ^= kPhaseBit;
+    b.pending = b.expected;
+  }
+  const std::uint64_t v = b.phase | (static_cast<std::uint64_t>(b.tx) & 0x1FFFFFull) << 40 |
+                          static_cast<std::uint64_t>(b.expected) << 20 | b.pending;
+  std::memcpy(word, &v, 8);
+  s.machine.notify_write(reinterpret_cast<std::uint64_t>(word), 8);
+}
 
 void complete_copies(ExecState& s, std::uint32_t mask, bool all, std::uint32_t keep_groups) {
   auto& copies = s.warp.async_copies;
@@ -59,7 +117,15 @@ void copy_async(ExecState& s, const Instr& in, std::uint32_t mask) {
     copy.bytes = static_cast<std::uint8_t>(bytes);
     copy.dst = translate(s, Space::shared, operand_address(s, in.ops[0], lane), bytes, lane, Access::write);
     if (read > 0) {
-      const std::uint8_t* src = translate(s, Space::global, operand_address(s, in.ops[1], lane), read, lane, Access::read);
+      // The source needs cp-size alignment whatever src-size is (5 bytes of a 16-byte copy): its
+      // first and last bytes are checked one by one when src-size is no access size of its own.
+      const std::uint64_t from = operand_address(s, in.ops[1], lane);
+      const bool power_of_two = (read & (read - 1)) == 0;
+      if (!power_of_two && from % bytes != 0)
+        translate(s, Space::global, from, bytes, lane, Access::read);  // faults: misaligned
+      const std::uint8_t* src =
+          translate(s, Space::global, from, power_of_two ? read : 1, lane, Access::read);
+      if (!power_of_two) translate(s, Space::global, from + read - 1, 1, lane, Access::read);
       std::memcpy(copy.data, src, read);
     }
     s.warp.async_copies.push_back(copy);
@@ -67,23 +133,18 @@ void copy_async(ExecState& s, const Instr& in, std::uint32_t mask) {
 }
 
 std::uint8_t* barrier_word(ExecState& s, const Instr& in, int k, int lane) {
-  return translate(s, in.space == Space::generic ? Space::generic : Space::shared, operand_address(s, in.ops[k], lane), 8,
-                   lane, Access::atomic);
+  return mbarrier_object(s, in.space, operand_address(s, in.ops[k], lane), lane);
 }
 
-void arrive_on(ExecState& s, std::uint8_t* word, std::uint32_t count, bool drop) {
-  std::uint64_t v;
-  std::memcpy(&v, word, 8);
-  std::uint64_t pending = v & kCountMask, expected = (v >> 32) & kCountMask, phase = v & kPhaseBit;
-  if (drop) expected = expected >= count ? expected - count : 0;
-  pending = pending >= count ? pending - count : 0;
-  if (pending == 0) {
-    phase ^= kPhaseBit;
-    pending = expected;
-  }
-  v = phase | expected << 32 | pending;
-  std::memcpy(word, &v, 8);
-  s.machine.notify_write(reinterpret_cast<std::uint64_t>(word), 8);
+// An arrive-on of `count` (after an expect-tx of `tx` bytes); arrive_drop also lowers the expected
+// count of the phases after this one.
+void arrive_on(ExecState& s, std::uint8_t* word, std::uint32_t count, bool drop, std::uint32_t tx,
+               int lane) {
+  Mbarrier b = unpack(word);
+  b.tx += tx;
+  if (drop) b.expected = b.expected >= count ? b.expected - count : 0;
+  b.pending = b.pending >= count ? b.pending - count : 0;
+  settle(s, word, b, lane);
 }
 
 void async_op(ExecState& s, const Instr& in, std::uint32_t mask) {
@@ -99,15 +160,16 @@ void async_op(ExecState& s, const Instr& in, std::uint32_t mask) {
     case kWaitAll: complete_copies(s, mask, true, 0); return;
     case kCopyArrive:
       complete_copies(s, mask, true, 0);
-      if (in.mods & kNoFtz)  // .noinc: the arrival counts towards the phase
-        each_lane(mask, [&](int lane) { arrive_on(s, barrier_word(s, in, 0, lane), 1, false); });
+      if (in.mods & kNoInc)  // .noinc: the arrival counts towards the phase
+        each_lane(mask,
+                  [&](int lane) { arrive_on(s, barrier_word(s, in, 0, lane), 1, false, 0, lane); });
       return;
     case kInit: {
       const Src count = source(s, in, 1);
       each_lane(mask, [&](int lane) {
         std::uint8_t* word = barrier_word(s, in, 0, lane);
         const std::uint64_t c = count[lane] & kCountMask;
-        const std::uint64_t v = c << 32 | c;
+        const std::uint64_t v = c << 20 | c;
         std::memcpy(word, &v, 8);
         s.machine.notify_write(reinterpret_cast<std::uint64_t>(word), 8);
       });
@@ -122,17 +184,43 @@ void async_op(ExecState& s, const Instr& in, std::uint32_t mask) {
       return;
     case kArrive:
     case kArriveDrop: {
-      const bool has_count = in.nops > 2;
-      const Src count = has_count ? source(s, in, 2) : source(s, in, 1);
+      // arrive [.expect_tx] state, [addr] {, count | , txCount}: .expect_tx arrives once.
+      const bool expect = in.mods & kExpectTxMod;
+      const bool has_count = !expect && in.nops > 2;
+      const Src third = in.nops > 2 ? source(s, in, 2) : source(s, in, 1);
       const bool has_state = in.ops[0].kind == Operand::Kind::reg;
       std::uint64_t* state = has_state ? dest(s, in, 0) : nullptr;
       each_lane(mask, [&](int lane) {
         std::uint8_t* word = barrier_word(s, in, 1, lane);
         std::uint64_t v;
         std::memcpy(&v, word, 8);
-        if (state) state[lane] = v & kPhaseBit;
-        arrive_on(s, word, has_count ? static_cast<std::uint32_t>(count[lane]) : 1, in.aux == kArriveDrop);
+        if (state) state[lane] = v;
+        arrive_on(s, word, has_count ? static_cast<std::uint32_t>(third[lane]) : 1,
+                  in.aux == kArriveDrop, expect ? static_cast<std::uint32_t>(third[lane]) : 0,
+                  lane);
       });
+      return;
+    }
+    case kExpectTx:
+    case kCompleteTx: {
+      const Src count = source(s, in, 1);
+      each_lane(mask, [&](int lane) {
+        std::uint8_t* word = barrier_word(s, in, 0, lane);
+        const auto bytes = static_cast<std::uint32_t>(count[lane]);
+        if (in.aux == kCompleteTx) {
+          mbarrier_complete_tx(s, word, bytes, lane);
+        } else {
+          Mbarrier b = unpack(word);
+          b.tx += bytes;
+          settle(s, word, b, lane);
+        }
+      });
+      return;
+    }
+    case kPendingCount: {  // the pending count in the state token: the word before the arrival
+      const Src token = source(s, in, 1);
+      std::uint64_t* d = dest(s, in, 0);
+      each_lane(mask, [&](int lane) { d[lane] = token[lane] & kCountMask; });
       return;
     }
     default: break;
@@ -143,10 +231,11 @@ void async_op(ExecState& s, const Instr& in, std::uint32_t mask) {
 void test_wait(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src token = source(s, in, 2);
   std::uint64_t* p = dest(s, in, 0);
-  const bool parity = in.mods & kTrans;  // .parity
+  const bool parity = in.mods & kParity;
   std::uint64_t hash = 0;
   each_lane(mask, [&](int lane) {
     std::uint8_t* word = barrier_word(s, in, 1, lane);
+    if (!s.block.bulk_copies.empty()) land_bulk_copies_on(s, word, lane);  // a wait sees them land
     std::uint64_t v;
     std::memcpy(&v, word, 8);
     const std::uint64_t phase = v >> 63;
@@ -163,8 +252,10 @@ void test_wait(ExecState& s, const Instr& in, std::uint32_t mask) {
 bool decode_cp_async(DecodeInput& input, Instr& instr) {
   Qualifiers& q = input.q;
   if (!q.take("async")) return false;
-  if (q.take("bulk")) {
-    mark_unsupported(input, instr, "bulk (TMA) copies are not simulated");
+  const bool reduce = q.take("reduce");
+  if (q.take("bulk")) return decode_bulk_copy(input, instr, reduce);
+  if (reduce) {
+    mark_unsupported(input, instr, "form");
     return true;
   }
   if (q.take("commit_group")) instr.aux = kCommit;
@@ -175,7 +266,7 @@ bool decode_cp_async(DecodeInput& input, Instr& instr) {
       mark_unsupported(input, instr, "form");
       return true;
     }
-    if (q.take("noinc")) instr.mods |= kNoFtz;
+    if (q.take("noinc")) instr.mods |= kNoInc;
     instr.space = decode_space(q);
     q.take_types();
     instr.aux = kCopyArrive;
@@ -208,12 +299,10 @@ bool decode_mbarrier(DecodeInput& input, Instr& instr) {
   Scope scope;
   decode_sem(q, scope);
   q.take("acq_rel");
-  if (q.take("expect_tx") || q.take("complete_tx") || q.take("pending_count")) {
-    mark_unsupported(input, instr, "transaction counts (TMA) and pending_count are not simulated");
-    return true;
-  }
-  const int op = q.take_one({"init", "inval", "arrive", "arrive_drop", "test_wait", "try_wait"});
-  if (q.take("parity")) instr.mods |= kTrans;
+  const int op = q.take_one({"init", "inval", "arrive", "arrive_drop", "test_wait", "try_wait",
+                             "expect_tx", "complete_tx", "pending_count"});
+  if ((op == 2 || op == 3) && q.take("expect_tx")) instr.mods |= kExpectTxMod;
+  if (q.take("parity")) instr.mods |= kParity;
   q.take("noComplete");
   decode_sem(q, scope);
   instr.space = decode_space(q);
@@ -222,8 +311,28 @@ bool decode_mbarrier(DecodeInput& input, Instr& instr) {
     mark_unsupported(input, instr, "form");
     return true;
   }
-  static constexpr std::int32_t kOps[] = {kInit, kInval, kArrive, kArriveDrop, kTestWait, kTestWait};
+  static constexpr std::int32_t kOps[] = {kInit,       kInval,      kArrive,
+                                          kArriveDrop, kTestWait,   kTestWait,
+                                          kExpectTx,   kCompleteTx, kPendingCount};
   instr.aux = kOps[op];
+  const Operand::Kind first = instr.nops > 0 ? instr.ops[0].kind : Operand::Kind::none;
+  bool operands = true;
+  switch (instr.aux) {
+    case kArrive:
+    case kArriveDrop:
+      operands = (first == Operand::Kind::reg || first == Operand::Kind::sink) && instr.nops >= 2 &&
+                 instr.ops[1].kind == Operand::Kind::addr && instr.nops <= 3 &&
+                 (!(instr.mods & kExpectTxMod) || instr.nops == 3);
+      break;
+    case kExpectTx:
+    case kCompleteTx: operands = instr.nops == 2 && first == Operand::Kind::addr; break;
+    case kPendingCount: operands = instr.nops == 2 && first == Operand::Kind::reg; break;
+    default: break;
+  }
+  if (!operands) {
+    mark_unsupported(input, instr, "operands");
+    return true;
+  }
   if (instr.aux == kTestWait) {
     instr.handler = test_wait;
     instr.flow = Flow::spin_load;  // a wait loop parks until the barrier word changes
@@ -238,6 +347,17 @@ bool decode_mbarrier(DecodeInput& input, Instr& instr) {
 /// The pending copies of lanes that exit land (their bytes reach shared memory before the block's
 /// end, as the hardware completes them).
 void complete_async_copies(ExecState& s, std::uint32_t lanes) { complete_copies(s, lanes, true, 0); }
+
+std::uint8_t* mbarrier_object(ExecState& s, Space space, std::uint64_t address, int lane) {
+  return translate(s, space == Space::generic ? Space::generic : Space::shared, address, 8, lane,
+                   Access::atomic);
+}
+
+void mbarrier_complete_tx(ExecState& s, std::uint8_t* word, std::uint32_t bytes, int lane) {
+  Mbarrier b = unpack(word);
+  b.tx -= bytes;
+  settle(s, word, b, lane);
+}
 
 bool decode_async(DecodeInput& input, Instr& instr) {
   const std::string& base = input.q.base();

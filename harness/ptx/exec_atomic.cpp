@@ -4,11 +4,12 @@
 // inputs and results, on shared memory it does not (the PTX ISA's rule); f16/bf16 adds round to
 // nearest even. inc/dec wrap into [0, b]. An atom is a possible spin (a compare-and-swap lock).
 // sm_90's vector forms (.v2/.v4/.v8 add, min, max of floats in global memory) update element by
-// element.
+// element. cp.reduce.async.bulk uses the same element update (reduce_element).
 #include <cmath>
 #include <cstring>
 
 #include "harness/ptx/decode.h"
+#include "harness/ptx/exec_async.h"
 #include "harness/ptx/float_formats.h"
 #include "harness/ptx/lane_values.h"
 
@@ -147,6 +148,12 @@ void atomic_vector(ExecState& s, const Instr& in, std::uint32_t mask) {
 }
 
 }  // namespace
+
+std::uint64_t reduce_element(Type type, BulkReduce op, std::uint64_t old, std::uint64_t operand,
+                             bool ftz) {
+  static constexpr AtomOp kOps[] = {kAdd, kMin, kMax, kAnd, kOr, kXor, kInc, kDec};
+  return update(type, kOps[static_cast<int>(op)], old, operand, 0, ftz);
+}
 
 bool decode_atomic(DecodeInput& input, Instr& instr) {
   Qualifiers& q = input.q;

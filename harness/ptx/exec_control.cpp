@@ -1,7 +1,8 @@
-// Control flow and ordering: bra, call, ret, exit, trap, brkpt, nanosleep (the warp runner acts
-// on their Flow), the block barriers (exec_barrier.cpp), and the instructions that are no-ops in a
-// sequentially consistent simulation: membar, fence (every form, proxies included), griddepcontrol
-// (launches on a stream already run in order), setmaxnreg, pmevent.
+// Control flow and ordering: bra, brx.idx (through a .branchtargets table the parser resolves),
+// call, ret, exit, trap, brkpt, nanosleep (the warp runner acts on their Flow), the block barriers
+// (exec_barrier.cpp), and the instructions that are no-ops in a sequentially consistent
+// simulation: membar, fence (every form, proxies included), griddepcontrol (launches on a stream
+// already run in order), setmaxnreg, pmevent.
 #include "harness/ptx/decode.h"
 #include "harness/ptx/exec_state.h"
 
@@ -56,6 +57,17 @@ bool decode_control(DecodeInput& input, Instr& instr) {
       return true;
     }
     instr.flow = Flow::branch;
+    return true;
+  }
+  if (base == "brx") {
+    const bool indexed = q.take("idx");
+    q.take("uni");
+    if (!indexed || instr.nops != 2 || instr.ops[1].kind != Operand::Kind::label ||
+        (instr.ops[0].kind != Operand::Kind::reg && instr.ops[0].kind != Operand::Kind::imm)) {
+      mark_unsupported(input, instr, "form");
+      return true;
+    }
+    instr.flow = Flow::branch_table;  // ops[1] becomes the table's index when the body ends
     return true;
   }
   if (base == "call") {

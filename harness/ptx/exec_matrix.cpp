@@ -1,10 +1,11 @@
 // Warp-level matrix instructions, run when the whole warp has arrived (.sync.aligned):
 // mma.sync (m16n8k16 and m16n8k8 with bf16 or f16, m16n8k8 and m16n8k4 with tf32, m16n8k32 and
 // m16n8k16 with s8/u8, m16n8k32 with e4m3/e5m2, m8n8k4 with f64; A row-major, B column-major),
-// ldmatrix and stmatrix (m8n8, x1/x2/x4, .trans, b16). Fragments follow the PTX ISA's "Matrix
-// Fragments for mma" tables (groupID = lane / 4, thread-in-group = lane % 4). Products are summed
-// in double and rounded once to the accumulator type; tensor cores round differently, within the
-// checker's tolerance. wgmma, tcgen05 and the other shapes end the sample as not executed.
+// ldmatrix and stmatrix (m8n8, x1/x2/x4, .trans, b16), movmatrix (m8n8.trans.b16); wmma is
+// exec_wmma.cpp's. Fragments follow the PTX ISA's "Matrix Fragments for mma" tables (groupID =
+// lane / 4, thread-in-group = lane % 4). Products are summed in double and rounded once to the
+// accumulator type; tensor cores round differently, within the checker's tolerance. wgmma,
+// tcgen05 and the other shapes end the sample as not executed.
 #include <cmath>
 #include <cstring>
 
@@ -15,7 +16,8 @@
 namespace pkb::ptx {
 namespace {
 
-enum MatrixOp : std::int32_t { kMma = kWarpMatrixOps, kLdmatrix, kStmatrix };
+enum MatrixOp : std::int32_t { kMma = kWarpMatrixOps, kLdmatrix, kStmatrix, kMovmatrix };
+static_assert(kMovmatrix < kWarpWmmaOps, "matrix op codes must stay below the wmma ones");
 
 enum class Shape : std::uint8_t { m16n8k16, m16n8k8, m16n8k4, m16n8k32, m8n8k4 };
 
@@ -214,6 +216,22 @@ void move_matrix(Lanes& lanes, bool load) {
   }
 }
 
+// movmatrix.m8n8.trans.b16: lane t holds ldmatrix's fragment of an 8x8 matrix M (row t/4,
+// columns 2(t%4) and +1) and gets the same places of its transpose: M[2(t%4)][t/4], M[2(t%4)+1][t/4].
+// A lane that exited contributes zeros.
+void move_in_registers(Lanes& lanes) {
+  std::uint16_t m[8][8] = {};
+  each_lane(lanes.members, [&](int lane) {
+    const auto word = static_cast<std::uint32_t>(lanes.read(lane, 1));
+    m[lane >> 2][2 * (lane & 3)] = static_cast<std::uint16_t>(word);
+    m[lane >> 2][2 * (lane & 3) + 1] = static_cast<std::uint16_t>(word >> 16);
+  });
+  each_lane(lanes.members, [&](int lane) {
+    const int row = 2 * (lane & 3), col = lane >> 2;
+    lanes.write(lane, 0, static_cast<std::uint32_t>(m[row][col]) | static_cast<std::uint32_t>(m[row + 1][col]) << 16);
+  });
+}
+
 void nothing(ExecState&, const Instr&, std::uint32_t) {}
 
 bool decode_mma(DecodeInput& input, Instr& instr) {
@@ -271,11 +289,29 @@ bool decode_ldst_matrix(DecodeInput& input, Instr& instr, bool load) {
   return true;
 }
 
+bool decode_movmatrix(DecodeInput& input, Instr& instr) {
+  Qualifiers& q = input.q;
+  const bool aligned = q.take("sync") && q.take("aligned");
+  const bool form = q.take("m8n8") && q.take("trans");
+  const std::vector<Type> types = q.take_types();
+  if (!aligned || !form || types.size() != 1 || types[0] != Type::b16 || instr.nops != 2 ||
+      instr.ops[0].kind != Operand::Kind::reg) {
+    mark_unsupported(input, instr, "this form");
+    return true;
+  }
+  instr.aux = kMovmatrix;
+  instr.flow = Flow::warp_sync;
+  instr.handler = nothing;
+  return true;
+}
+
 }  // namespace
 
 void matrix_collective(Lanes& lanes) {
   const Instr& in = *lanes.instr[first_lane(lanes.members)];
-  if (in.aux == kMma) mma(lanes);
+  if (in.aux >= kWarpWmmaOps) wmma_collective(lanes);
+  else if (in.aux == kMma) mma(lanes);
+  else if (in.aux == kMovmatrix) move_in_registers(lanes);
   else move_matrix(lanes, in.aux == kLdmatrix);
 }
 
@@ -284,7 +320,8 @@ bool decode_matrix(DecodeInput& input, Instr& instr) {
   if (base == "mma") return decode_mma(input, instr);
   if (base == "ldmatrix") return decode_ldst_matrix(input, instr, true);
   if (base == "stmatrix") return decode_ldst_matrix(input, instr, false);
-  if (base == "wgmma" || base == "movmatrix" || base == "tcgen05") {
+  if (base == "movmatrix") return decode_movmatrix(input, instr);
+  if (base == "wgmma" || base == "tcgen05") {
     mark_unsupported(input, instr, base == "wgmma" ? "warpgroup MMA (wgmma) is not simulated" : "");
     return true;
   }

@@ -1,7 +1,8 @@
 // ld, ldu, st (every state space, vector widths, .volatile / .relaxed / .acquire / .release at any
 // scope: the simulation is sequentially consistent, so orderings hold by construction), cvta,
-// isspacep and prefetch. A strong load (anything but .weak) reports what it read, so a spin loop
-// can be parked until someone writes what it reads.
+// isspacep, prefetch and createpolicy (an L2 eviction policy: instructions with .L2::cache_hint
+// take it as a hint only; decode_instruction drops that operand). A strong load (anything but
+// .weak) reports what it read, so a spin loop can be parked until someone writes what it reads.
 #include <cstring>
 
 #include "harness/ptx/decode.h"
@@ -138,6 +139,46 @@ void isspacep(ExecState& s, const Instr& in, std::uint32_t mask) {
 
 void nothing(ExecState&, const Instr&, std::uint32_t) {}
 
+// createpolicy: the policy is opaque and only ever a hint, so any stable value will do: a tag, the
+// form and priorities (aux), and the fraction's f32 bits (1.0 when absent). .cvt passes the CUDA
+// access property through.
+constexpr std::int32_t kPolicyCvt = 2;
+void create_policy(ExecState& s, const Instr& in, std::uint32_t mask) {
+  std::uint64_t* d = dest(s, in, 0);
+  const Src from = source(s, in, in.nops > 1 ? 1 : 0);
+  const bool fraction = in.nops == 2;
+  const std::uint64_t base = 0x1000000000000000ull | static_cast<std::uint64_t>(in.aux) << 32;
+  each_lane(mask, [&](int lane) {
+    if ((in.aux & 0xF) == kPolicyCvt)
+      d[lane] = from[lane];
+    else
+      d[lane] = base | (fraction ? from[lane] & 0xFFFFFFFFull : 0x3F800000ull);
+  });
+}
+
+bool decode_create_policy(DecodeInput& input, Instr& instr) {
+  Qualifiers& q = input.q;
+  const int form = q.take_one({"range", "fractional", "cvt"});
+  if (form == 0) q.take("global");
+  if (form == kPolicyCvt) q.take("L2");
+  const int primary =
+      q.take_one({"L2::evict_last", "L2::evict_normal", "L2::evict_first", "L2::evict_unchanged"});
+  const int secondary = q.take_one({"L2::evict_first", "L2::evict_unchanged"});
+  q.take_types();
+  const bool operands = instr.nops >= 1 && instr.ops[0].kind == Operand::Kind::reg &&
+                        (form == 0   ? instr.nops == 4 && instr.ops[1].kind == Operand::Kind::addr
+                         : form == 1 ? instr.nops <= 2
+                                     : instr.nops == 2);
+  if (form < 0 || (form != kPolicyCvt && primary < 0) || !operands) {
+    mark_unsupported(input, instr, "form");
+    return true;
+  }
+  instr.aux = form | (primary + 1) << 4 | (secondary + 1) << 8;
+  if (form == 1) narrow_f32_immediates(instr);
+  instr.handler = create_policy;
+  return true;
+}
+
 Space take_space(Qualifiers& q) {
   static constexpr std::pair<std::string_view, Space> kSpaces[] = {
       {"global", Space::global},       {"shared", Space::shared},
@@ -179,6 +220,7 @@ bool decode_memory(DecodeInput& input, Instr& instr) {
     instr.handler = nothing;
     return true;
   }
+  if (base == "createpolicy") return decode_create_policy(input, instr);
   if (base == "cvta" || base == "isspacep") {
     instr.aux = q.take("to") ? 1 : 0;
     instr.space = take_space(q);

@@ -21,8 +21,8 @@ struct ExecState {
   Launch& launch;
   LaneGroup* group = nullptr;
   std::uint64_t* regs = nullptr;   // this group's register frame: regs[reg * 32 + lane]
-  std::uint8_t* frames = nullptr;  // warp.frames
-  std::int64_t frame_stride = 0;   // bytes of one lane's frame
+  std::uint8_t* frames = nullptr;  // warp.frames (a recursive call may move them)
+  std::int64_t frame_stride = 0;   // bytes of one lane's frame: warp.frame_stride
   const Instr* instr = nullptr;
   // Filled by the handlers of Flow::spin_load for the scheduler's spin detection.
   std::uint64_t load_hash = 0;
@@ -30,7 +30,9 @@ struct ExecState {
   // Special registers and other computed sources, materialized per operand position.
   std::uint64_t scratch[6][kWarpLanes];
 
-  ExecState(Machine& m, Warp& w) : machine(m), warp(w), block(*w.block), launch(*w.block->launch) {}
+  ExecState(Machine& m, Warp& w)
+      : machine(m), warp(w), block(*w.block), launch(*w.block->launch), frames(w.frames.get()),
+        frame_stride(w.frame_stride) {}
 };
 
 /// One source operand, readable per lane without a branch: p[lane & m] (m = 0 for immediates).

@@ -1,6 +1,6 @@
 // Where one kernel keeps what each of its threads and blocks needs: registers and per-thread
-// frames of the kernel and every function it can call (each function once: NVRTC emits no
-// recursion, and a recursive call is refused when it runs), and the offsets of the .shared
+// frames of the kernel and every function it can call (each function once: a recursive call
+// gets fresh frames above these when it runs, exec_call.cpp), and the offsets of the .shared
 // variables it uses, with dynamic shared memory after them.
 #pragma once
 

@@ -16,9 +16,13 @@ LaneGroup& split_group(Warp& warp, LaneGroup& group, std::uint32_t lanes);
 void free_group(Warp& warp, LaneGroup& group);
 /// Merges every ready group at `group`'s pc with the same call stack into `group`.
 void merge_at_pc(Warp& warp, LaneGroup& group);
+/// brx.idx for the lanes of `mask` (warp_runner.cpp).
+void branch_table(ExecState& s, Warp& warp, LaneGroup& group, const Instr& in, std::uint32_t mask);
 
 /// cp.async copies still pending for `lanes` land now (they exit, exec_async.cpp).
 void complete_async_copies(ExecState& s, std::uint32_t lanes);
+/// The block's bulk copies still in flight land now (its last thread exited, exec_async_bulk.cpp).
+void finish_bulk_copies(ExecState& s);
 
 /// bar.sync / bar.arrive / bar.red / barrier.*: counts the lanes of `mask` in. True when the
 /// group goes on (bar.arrive, or the barrier completed with this arrival).

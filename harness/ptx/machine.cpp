@@ -217,6 +217,8 @@ void Machine::start_block(Launch& launch, int sm) {
     warp->regs = take(register_pool_, static_cast<std::size_t>(layout.reg_slots) * kWarpLanes);
     if (layout.frame_bytes > 0)
       warp->frames = take(byte_pool_, static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes);
+    warp->reg_slots = layout.reg_slots;
+    warp->frame_stride = layout.frame_bytes;
     LaneGroup& group = warp->groups[0];
     group.mask = warp->lanes;
     group.pc = fn.first_pc;
@@ -285,8 +287,11 @@ void Machine::retire_finished_blocks() {
     const KernelLayout& layout = *launch.layout;
     for (auto& warp : block->warps) {
       warps_by_id_.erase(warp->id);
-      register_pool_[static_cast<std::size_t>(layout.reg_slots) * kWarpLanes].push_back(std::move(warp->regs));
-      if (warp->frames)
+      // Buffers that recursion grew are freed, not pooled under a size no launch asks for.
+      if (warp->reg_slots == layout.reg_slots)
+        register_pool_[static_cast<std::size_t>(layout.reg_slots) * kWarpLanes].push_back(
+            std::move(warp->regs));
+      if (warp->frames && warp->frame_stride == layout.frame_bytes)
         byte_pool_[static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes].push_back(std::move(warp->frames));
     }
     byte_pool_[block->shared_bytes + 16].push_back(std::move(block->shared));

@@ -1,6 +1,7 @@
 // load_program: the module's directives, variables and functions; each instruction's guard,
 // opcode and operands, handed to decode_instruction. Registers and symbols are resolved here
-// through nested scopes (inline-asm blocks declare their own), labels after each body.
+// through nested scopes (inline-asm blocks declare their own), labels and .branchtargets tables
+// after each body.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -321,7 +322,10 @@ class Parser {
     Function function;
     function.entry = entry;
     function.line = line;
-    function.frame_begin = program_->frame_bytes;  // its parameters live in its frame too
+    // Its parameters live in its frame too. The frame starts 16-aligned, as the layout places it
+    // (kernel_layout.cpp), so offsets its symbols keep from it stay aligned.
+    program_->frame_bytes = align_up(program_->frame_bytes, 16);
+    function.frame_begin = program_->frame_bytes;
     first_symbol_ = program_->symbols.size();
     scopes_.emplace_back();  // the function's scope: parameters, then the body
     // Return parameters: .func (.param .b32 r) name(...)
@@ -362,6 +366,7 @@ class Parser {
     stored = function;
     current_function_ = index;
     labels_.clear();
+    tables_.clear();
     fixups_.clear();
     body();
     Function& done = program_->functions[static_cast<std::size_t>(index)];
@@ -445,12 +450,35 @@ class Parser {
         token.text == ".minnctapersm")
       return skip_line(token.line);
     if (token.kind == TokenKind::ident && is(":", 1) && token.text.front() != '.') {
+      if (is(".branchtargets", 2)) return branch_targets();
       labels_[std::string(token.text)] = static_cast<std::int32_t>(program_->code.size());
       next();
       next();
       return;
     }
     instruction();
+  }
+
+  // name: .branchtargets L1, L2, ... (N<3> stands for N0, N1, N2): a table for brx.idx, whose
+  // labels (possibly later in the body) resolve when the body ends.
+  void branch_targets() {
+    const Token& name = next();
+    next();                        // ':'
+    const int line = next().line;  // .branchtargets
+    PendingTable table{program_->branch_tables.size(), line, {}};
+    do {
+      const std::string label(expect_ident().text);
+      if (accept("<")) {
+        const std::int64_t count = expect_integer();
+        expect(">");
+        for (std::int64_t i = 0; i < count; ++i) table.labels.push_back(label + std::to_string(i));
+      } else {
+        table.labels.push_back(label);
+      }
+    } while (accept(","));
+    expect(";");
+    program_->branch_tables.emplace_back();
+    tables_[std::string(name.text)] = std::move(table);
   }
 
   void register_declaration() {
@@ -678,13 +706,26 @@ class Parser {
     return op;
   }
 
-  // [reg], [reg+imm], [reg+-imm], [sym], [sym+imm], [imm]
+  // [reg], [reg+imm], [reg+-imm], [sym], [sym+imm], [imm]; and a tensor map with coordinates,
+  // [tmap, {c0, c1}], whose coordinates are counted (op.count) but not kept: only the .tensor
+  // copies use them, and they decode as unsupported.
   Operand address(int line) {
     Operand op;
     op.kind = Operand::Kind::addr;
     bool first = true;
     while (!accept("]")) {
       bool negative = false;
+      if (!first && accept(",")) {
+        expect("{");
+        while (!accept("}")) {
+          if (!accept(",")) {
+            expect_ident();
+            ++op.count;
+          }
+        }
+        expect("]");
+        break;
+      }
       if (!first) {
         if (accept("+")) negative = accept("-");
         else if (accept("-")) negative = true;
@@ -709,8 +750,16 @@ class Parser {
 
   void resolve_labels(Function& function) {
     for (const auto& fixup : fixups_) {
-      const auto found = labels_.find(fixup.name);
       Instr& instr = program_->code[fixup.pc];
+      const auto table = tables_.find(fixup.name);
+      if (table != tables_.end()) {  // brx.idx's table operand: its index in Program::branch_tables
+        Operand& op = instr.ops[fixup.operand];
+        op.kind = Operand::Kind::imm;
+        op.imm = static_cast<std::int64_t>(table->second.index);
+        op.reg = -1;
+        continue;
+      }
+      const auto found = labels_.find(fixup.name);
       if (found == labels_.end()) {
         // A name that is neither a label nor declared: NVRTC never writes one.
         throw ParseError(instr.line, "unknown label or name " + fixup.name);
@@ -719,6 +768,18 @@ class Parser {
       instr.ops[fixup.operand].reg = -1;
       if (found->second < static_cast<std::int32_t>(program_->code.size()))
         program_->code[static_cast<std::size_t>(found->second)].join = true;
+    }
+    for (const auto& [name, table] : tables_) {
+      std::vector<std::int32_t>& pcs = program_->branch_tables[table.index];
+      for (const std::string& label : table.labels) {
+        const auto found = labels_.find(label);
+        if (found == labels_.end())
+          throw ParseError(table.line, ".branchtargets " + name + " names " + label +
+                                           ", which is no label of the function");
+        pcs.push_back(found->second);
+        if (found->second < static_cast<std::int32_t>(program_->code.size()))
+          program_->code[static_cast<std::size_t>(found->second)].join = true;
+      }
     }
     (void)function;
     label_names_.clear();
@@ -729,12 +790,18 @@ class Parser {
     std::size_t operand;
     std::string name;
   };
+  struct PendingTable {
+    std::size_t index;  // into Program::branch_tables
+    int line;
+    std::vector<std::string> labels;
+  };
 
   std::shared_ptr<Program> program_;
   std::vector<Token> tokens_;
   std::size_t at_ = 0;
   std::vector<std::map<std::string, Binding>> scopes_;
   std::map<std::string, std::int32_t> labels_;
+  std::map<std::string, PendingTable> tables_;  // the current function's .branchtargets
   std::vector<Fixup> fixups_;
   std::vector<std::string> label_names_;
   std::map<std::int64_t, std::int32_t> recent_locs_;

@@ -23,7 +23,7 @@ struct Operand {
   enum class Kind : std::uint8_t { none, reg, imm, sreg, vec, addr, symbol, label, sink };
   Kind kind = Kind::none;
   bool negate = false;     // "!%p": a negated predicate source
-  std::uint8_t count = 0;  // vec: how many registers
+  std::uint8_t count = 0;  // vec: how many registers; addr: tensor coordinates (not kept)
   SReg sreg = SReg::tid_x;
   std::int32_t reg = -1;     // reg: the register; addr: the base register or -1; vec: first index
                              // into Program::vec_regs (an entry of -1 is the sink "_")
@@ -35,6 +35,7 @@ struct Operand {
 enum class Flow : std::uint8_t {
   simple,       // handler, then the next pc
   branch,       // bra (may split the lane group)
+  branch_table, // brx.idx: each lane to the target its index picks (may split the lane group)
   call, ret, exit, trap, brkpt,
   barrier,      // bar.sync / bar.arrive / bar.red / barrier.*: the block's named barriers
   warp_sync,    // shfl.sync vote.sync match.sync redux.sync bar.warp.sync: a rendezvous of lanes
@@ -123,6 +124,7 @@ struct Program {
   std::vector<std::string> files;       // .file paths by index
   std::vector<SourceLoc> locs;
   std::vector<std::string> notes;       // why an unsupported instruction is (Instr::aux)
+  std::vector<std::vector<std::int32_t>> branch_tables;  // .branchtargets' pcs (brx.idx ops[1].imm)
   std::int64_t frame_bytes = 0;         // every function's frame, end to end
   std::string target;                   // ".target" (sm_90a)
   std::unique_ptr<std::string> text;    // the PTX text the string_views point into

@@ -1,7 +1,8 @@
 // The state of running threads: a warp is 32 lanes split into lane groups (lanes at one pc that
 // move together), which is how independent thread scheduling is modelled: groups of one warp may
 // be at different pcs and interleave until a warp-sync instruction makes them meet. A block holds
-// its warps, its shared memory and its 16 named barriers; a launch holds one kernel call's blocks.
+// its warps, its shared memory, its 16 named barriers and its bulk copies in flight; a launch holds
+// one kernel call's blocks.
 #pragma once
 
 #include <array>
@@ -15,7 +16,10 @@
 namespace pkb::ptx {
 
 constexpr int kWarpLanes = 32;
-constexpr int kMaxCallDepth = 16;
+// A thread's call stack: calls nested deeper, or recursive calls whose frames (8 bytes a register
+// plus the .local and .param bytes) take more than kMaxStackBytes, fault as a stack overflow.
+constexpr int kMaxCallDepth = 1024;
+constexpr std::int64_t kMaxStackBytes = 16 * 1024;
 constexpr int kNamedBarriers = 16;
 
 struct Dim3 {
@@ -37,6 +41,8 @@ enum class GroupState : std::uint8_t {
   sleeping,   // nanosleep until `wake_ns`
 };
 
+// A function already on the call stack gets its frames above the kernel's layout, at the end of the
+// innermost such frame (exec_call.cpp); the others use the layout's.
 struct CallFrame {
   std::int32_t return_pc;
   std::int32_t function;
@@ -76,6 +82,24 @@ struct PendingCopy {
   std::uint8_t data[16] = {};
 };
 
+/// A cp.async.bulk (or cp.reduce.async.bulk) copy issued but not complete (exec_async_bulk.cpp).
+/// Global to shared: the source was read at issue; shared memory is written and the mbarrier's
+/// tx-count completed when a thread of the block waits on that mbarrier. Shared to global (a
+/// bulk async-group of thread `warp`/`lane`): the source is read at wait_group.read and the
+/// destination written at wait_group, both at the block's end at the latest.
+struct BulkCopy {
+  std::uint8_t* dst = nullptr;        // host memory (checked at issue)
+  const std::uint8_t* src = nullptr;  // shared to global: the shared source, read late
+  std::uint8_t* mbarrier = nullptr;   // global to shared: the barrier completed, else null
+  std::vector<std::uint8_t> data;     // the bytes read
+  std::uint32_t bytes = 0;
+  int warp = 0, lane = 0;
+  std::uint32_t group = 0;  // the thread's bulk commit count at issue
+  bool read = false;
+  std::int32_t reduce = -1;  // cp.reduce.async.bulk: the operation, else -1
+  Type type = Type::none;    // its element type
+};
+
 struct Warp {
   Block* block = nullptr;
   int index = 0;                  // warp index in the block
@@ -87,10 +111,14 @@ struct Warp {
   int group_count = 0;
   std::unique_ptr<std::uint64_t[]> regs;   // regs[slot * 32 + lane]
   std::unique_ptr<std::uint8_t[]> frames;  // per-lane frames, lane * frame_stride
+  std::int32_t reg_slots = 0;     // slots in regs: the layout's, more once recursion needs them
+  std::int64_t frame_stride = 0;  // bytes of one lane's frame: likewise
   std::uint32_t carry = 0;        // the .cc carry flag, one bit per lane
   std::uint32_t hold_left = 0;    // steps until held groups may run again
   std::vector<PendingCopy> async_copies;
   std::array<std::uint32_t, kWarpLanes> async_commits{};  // cp.async.commit_group count per lane
+  std::array<std::uint32_t, kWarpLanes>
+      bulk_commits{};             // cp.async.bulk.commit_group count per lane
   bool queued = false;            // in the scheduler's run queue
   bool done = false;
   std::uint64_t id = 0;           // creation order (deterministic tie-breaks)
@@ -120,6 +148,7 @@ struct Block {
   std::unique_ptr<std::uint8_t[]> shared;
   std::uint64_t shared_bytes = 0;
   std::array<NamedBarrier, kNamedBarriers> barriers{};
+  std::vector<BulkCopy> bulk_copies;  // in issue order
   std::vector<std::unique_ptr<Warp>> warps;
   std::uint32_t threads = 0;
   std::uint32_t live_threads = 0;
@@ -127,7 +156,7 @@ struct Block {
 };
 
 /// Where a kernel's functions keep their registers and per-thread frames for one launch: the
-/// kernel first, then each function it may call (PTX has no recursion NVRTC emits).
+/// kernel first, then each function it may call, once (a recursive call's frames go above these).
 struct KernelLayout {
   std::vector<std::int32_t> reg_frame;       // per function (-1: not reachable)
   std::vector<std::int64_t> frame_offset;    // per function (-1: not reachable)

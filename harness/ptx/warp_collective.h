@@ -1,6 +1,6 @@
 // A warp-collective instruction at its rendezvous: every participating lane's instruction and
 // register frame (lanes may have arrived from different pcs), and the collectives implemented
-// outside exec_warp_sync.cpp (the matrix instructions of exec_matrix.cpp).
+// outside exec_warp_sync.cpp (the matrix instructions of exec_matrix.cpp and exec_wmma.cpp).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,8 @@ namespace pkb::ptx {
 
 /// Warp-sync op codes (Instr::aux) from here on are matrix instructions over the whole warp.
 constexpr std::int32_t kWarpMatrixOps = 60;
+/// From here on they are wmma instructions (exec_wmma.cpp).
+constexpr std::int32_t kWarpWmmaOps = 70;
 
 // Every lane's view for the collective: its group, its instruction, its registers.
 struct Lanes {
@@ -61,7 +63,9 @@ struct Lanes {
   }
 };
 
-/// mma.sync, ldmatrix, stmatrix (exec_matrix.cpp).
+/// mma.sync, ldmatrix, stmatrix and movmatrix (exec_matrix.cpp); wmma is passed on.
 void matrix_collective(Lanes& lanes);
+/// wmma.load, wmma.store and wmma.mma (exec_wmma.cpp).
+void wmma_collective(Lanes& lanes);
 
 }  // namespace pkb::ptx

@@ -71,6 +71,50 @@ LaneGroup* choose_group(Warp& warp, LaneGroup* current) {
 
 }  // namespace
 
+// brx.idx index, table: the lanes of `mask` go to the targets their indices pick, one group per
+// target; lanes whose guard is false go on. An index past the table's end is undefined: a fault.
+void branch_table(ExecState& s, Warp& warp, LaneGroup& group, const Instr& in, std::uint32_t mask) {
+  if (mask == 0) {
+    ++group.pc;
+    return;
+  }
+  const std::vector<std::int32_t>& table =
+      s.launch.program->branch_tables[static_cast<std::size_t>(in.ops[1].imm)];
+  const Src index = source(s, in, 0);
+  each_lane(mask, [&](int lane) {
+    const auto i = static_cast<std::uint32_t>(index[lane]);
+    if (i >= table.size())
+      lane_fault(lane, Fault::Kind::trap,
+                 "brx.idx index " + std::to_string(i) + " is past the end of its branch table of " +
+                     std::to_string(table.size()) +
+                     " labels (the PTX ISA leaves the jump undefined)");
+  });
+  int slots[kWarpLanes + 1];
+  int moved = 0;
+  const auto slot_of = [&](const LaneGroup& g) {
+    return static_cast<int>(&g - warp.groups.data());
+  };
+  if (group.mask & ~mask) {
+    LaneGroup& rest = split_group(warp, group, group.mask & ~mask);
+    rest.pc = group.pc + 1;
+    slots[moved++] = slot_of(rest);
+  }
+  std::uint32_t left = mask;
+  while (left) {
+    const std::int32_t target = table[static_cast<std::uint32_t>(index[__builtin_ctz(left)])];
+    std::uint32_t lanes = 0;
+    each_lane(left, [&](int lane) {
+      if (table[static_cast<std::uint32_t>(index[lane])] == target) lanes |= 1u << lane;
+    });
+    left &= ~lanes;
+    LaneGroup& to = left ? split_group(warp, group, lanes) : group;
+    to.pc = target;
+    slots[moved++] = slot_of(to);
+  }
+  for (int k = 0; k < moved; ++k)
+    merge_at_pc(warp, warp.groups[static_cast<std::size_t>(slots[k])]);
+}
+
 // ---- lane groups
 bool LaneGroup::same_stack(const LaneGroup& other) const {
   if (function != other.function || reg_frame != other.reg_frame || calls.size() != other.calls.size())
@@ -102,7 +146,7 @@ void free_group(Warp& warp, LaneGroup& group) {
 }
 
 void merge_at_pc(Warp& warp, LaneGroup& group) {
-  if (warp.group_count < 2 || group.state != GroupState::ready) return;
+  if (warp.group_count < 2 || group.mask == 0 || group.state != GroupState::ready) return;
   for (auto& other : warp.groups) {
     if (&other == &group || other.mask == 0 || other.pc != group.pc) continue;
     if (other.state != GroupState::ready || !group.same_stack(other)) continue;
@@ -115,10 +159,7 @@ void merge_at_pc(Warp& warp, LaneGroup& group) {
 // ---- the quantum
 void Machine::run_warp(Warp& warp, std::uint64_t& budget) {
   const Program& program = *warp.block->launch->program;
-  const KernelLayout& layout = *warp.block->launch->layout;
   ExecState s(*this, warp);
-  s.frames = warp.frames.get();
-  s.frame_stride = layout.frame_bytes;
   const Instr* const code = program.code.data();
 
   std::uint32_t quantum = 200;
@@ -186,6 +227,10 @@ void Machine::run_warp(Warp& warp, std::uint64_t& budget) {
             }
             break;
           }
+          case Flow::branch_table:
+            branch_table(s, warp, *g, in, mask);
+            rechoose = true;
+            break;
           case Flow::spin_load: {
             if (mask == 0) {
               ++g->pc;
