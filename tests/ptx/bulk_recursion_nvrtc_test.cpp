@@ -5,7 +5,7 @@
 // array to the call below it.
 #include <gtest/gtest.h>
 
-#include "src/compile/compile.h"
+#include "tests/ptx/nvrtc_ptx.h"
 #include "tests/ptx/ptx_fixture.h"
 
 namespace pkb::ptx_test {
@@ -51,13 +51,7 @@ extern "C" __global__ void recursive(const int* in, long long* out) {
 )";
 
 const std::string& compiled_ptx() {
-  static const std::string ptx = [] {
-    compile::CompileOptions options;
-    options.arch = "sm_90a";
-    const compile::CompileResult result = compile::compile_cuda(kSource, options);
-    if (!result.ok) throw std::runtime_error("the kernels do not compile:\n" + result.log);
-    return result.ptx;
-  }();
+  static const std::string ptx = nvrtc_ptx(kSource, "the kernels");
   return ptx;
 }
 

@@ -8,34 +8,6 @@ namespace {
 
 using u64 = std::uint64_t;
 
-// One warp runs `body` after `functions`, storing %out per lane.
-std::vector<u64> run_functions(const std::string& functions, const std::string& body,
-                               std::string& fault) {
-  PtxFixture fixture;
-  fixture.load(ptx_module(functions + R"(
-.visible .entry k(.param .u64 out)
-{
-  .reg .b64 %outp, %out, %o;
-  .reg .b32 %tid32, %r<8>;
-  .reg .pred %p<4>;
-  ld.param.u64 %outp, [out];
-  mov.u32 %tid32, %tid.x;
-  mul.wide.u32 %o, %tid32, 8;
-  add.s64 %outp, %outp, %o;
-  mov.b64 %out, 0;
-  {
-)" + body + R"(
-  }
-  st.global.u64 [%outp], %out;
-  ret;
-}
-)"));
-  const u64 out = fixture.alloc(0, 256, "out");
-  fault = fixture.run("k", {1, 1, 1}, {32, 1, 1},
-                      [&](int) { return std::vector<std::string>{u64_param(out)}; });
-  return fixture.read<u64>(out, 32);
-}
-
 // sum(n) = n + sum(n - 1), keeping n in a .local buffer (through a generic address) across the
 // recursive call: every frame has its own.
 const char* const kRecursiveSum = R"(
@@ -73,7 +45,7 @@ BASE:
 
 TEST(PtxCallBranch, RecursiveFramesKeepTheirOwnLocals) {
   std::string fault;
-  const auto out = run_functions(kRecursiveSum, R"(
+  const auto out = run_module(kRecursiveSum, R"(
     mul.lo.u32 %r0, %tid32, 3;
     {
       .param .b32 p;
@@ -138,7 +110,7 @@ DONE:
 }
 )";
   std::string fault;
-  const auto out = run_functions(functions, R"(
+  const auto out = run_module(functions, R"(
     {
       .param .b32 p;
       st.param.b32 [p], %tid32;
@@ -155,7 +127,7 @@ DONE:
 
 TEST(PtxCallBranch, RunawayRecursionIsAStackOverflow) {
   std::string fault;
-  run_functions(kRecursiveSum, R"(
+  run_module(kRecursiveSum, R"(
     mov.u32 %r0, 100000;
     {
       .param .b32 p;

@@ -152,4 +152,31 @@ inline std::vector<Case> pairs(const std::vector<std::uint64_t>& values) {
   return cases;
 }
 
+/// Runs a module of functions plus a one-warp kernel whose body ends by storing %out per lane
+/// (%out, %r0-7 and %p0-3 declared); `fault` gets the run's fault, empty when none.
+inline std::vector<std::uint64_t> run_module(const std::string& functions, const std::string& body, std::string& fault, std::uint32_t dynamic_shared = 0) {
+  PtxFixture fixture;
+  fixture.load(ptx_module(functions + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b64 %outp, %out, %o;
+  .reg .b32 %tid32, %r<8>;
+  .reg .pred %p<4>;
+  ld.param.u64 %outp, [out];
+  mov.u32 %tid32, %tid.x;
+  mul.wide.u32 %o, %tid32, 8;
+  add.s64 %outp, %outp, %o;
+  mov.b64 %out, 0;
+  {
+)" + body + R"(
+  }
+  st.global.u64 [%outp], %out;
+  ret;
+}
+)"));
+  const std::uint64_t out = fixture.alloc(0, 256, "out");
+  fault = fixture.run("k", {1, 1, 1}, {32, 1, 1}, [&](int) { return std::vector<std::string>{u64_param(out)}; }, dynamic_shared);
+  return fixture.read<std::uint64_t>(out, 32);
+}
+
 }  // namespace pkb::ptx_test

@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "src/compile/compile.h"
 #include "tests/ptx/instruction_cases.h"
+#include "tests/ptx/nvrtc_ptx.h"
 #include "tests/ptx/ptx_fixture.h"
 
 namespace pkb::ptx_test {
@@ -96,13 +96,7 @@ extern "C" __global__ void fragments(const float* index, const __nv_bfloat16* in
 )";
 
 const std::string& compiled_ptx() {
-  static const std::string ptx = [] {
-    compile::CompileOptions options;
-    options.arch = "sm_90a";
-    const compile::CompileResult result = compile::compile_cuda(kSource, options);
-    if (!result.ok) throw std::runtime_error("the wmma kernels do not compile:\n" + result.log);
-    return result.ptx;
-  }();
+  static const std::string ptx = nvrtc_ptx(kSource, "the wmma kernels");
   return ptx;
 }
 
