@@ -12,6 +12,11 @@ status of its answer in each run (with the first part of the message when it is 
 whether its reference ran at bench dims. A record judged on the simulated node (eval.judged_by
 "sim") is marked "(sim)" when --judge is gpu, and a GPU verdict "(gpu)" when --judge is sim, so a
 mixed table says who judged each cell.
+
+Where a label X and a label "X sim" are both given (scripts/gpu-check.sh: the GPU's and the
+simulated node's verdicts of the same answers at one W), the lines after the table list every
+problem whose two verdicts differ, or say that none does: a difference is a bug of the interpreter
+(harness/ptx) or of the GPU path.
 """
 import argparse
 import json
@@ -113,10 +118,32 @@ def main():
         widths = [max(len(str(r[i])) for r in rows + [heads]) for i in range(len(heads))]
         for row in [heads] + rows:
             print("  ".join(str(value).ljust(widths[i]) for i, value in enumerate(row)).rstrip())
+    bullet = "- " if args.markdown else "# "
     for world, _ in runs:
         summary = ", ".join("%s %d" % (label, n) for (w, label), n in sorted(counts.items()) if w == world)
-        print("%sW=%s: %s" % ("- " if args.markdown else "# ", world, summary))
+        print("%sW=%s: %s" % (bullet, world, summary))
+    for line in disagreements(runs, keys):
+        print(bullet + line)
     return 0
+
+
+def disagreements(runs, keys):
+    """Lines comparing each label X with "X sim": the problems whose statuses differ, judged by both."""
+    by_label = dict(runs)
+    lines = []
+    for label, gpu in runs:
+        sim = by_label.get(label + " sim")
+        if sim is None or label.endswith(" sim"):
+            continue
+        differ = ["%s (GPU %s, simulated %s)" % (key, gpu[key][0], sim[key][0])
+                  for key in keys if key in gpu and key in sim and gpu[key][0] != sim[key][0]]
+        both = sum(1 for key in keys if key in gpu and key in sim)
+        if differ:
+            lines.append("W=%s: the GPU and the simulated node disagree on %d of %d: %s"
+                         % (label, len(differ), both, "; ".join(differ)))
+        else:
+            lines.append("W=%s: the GPU and the simulated node agree on all %d judged by both" % (label, both))
+    return lines
 
 
 if __name__ == "__main__":

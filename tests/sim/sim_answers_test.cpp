@@ -1,8 +1,9 @@
-// Every problem's reference answer (problems/NNN_name/answer.md) is judged `correct` on the
-// simulated node at its smallest and largest world size (bf16, test dims), and every mutant of
-// tests/sim/mutants (a plausible wrong answer per problem) is judged `incorrect` at the largest:
-// the check catches what a model gets wrong, and accepts what it gets right. Each case is its own
-// ctest entry, so `ctest -j` spreads them over the cores; compiles share one cache.
+// Every problem's reference answer (problems/NNN_name/answer.md, and answer_WAY.md where a
+// problem has a second one) is judged `correct` on the simulated node at its smallest and largest
+// world size (bf16, test dims), and every mutant of tests/sim/mutants (a plausible wrong answer
+// per problem) is judged `incorrect` at the largest: the check catches what a model gets wrong,
+// and accepts what it gets right. Each case is its own ctest entry, so `ctest -j` spreads them
+// over the cores; compiles share one cache.
 // scripts/sim-sweep.sh runs the answers at every world size and dtype.
 #include <gtest/gtest.h>
 
@@ -46,10 +47,20 @@ std::vector<Case> cases() {
   std::sort(dirs.begin(), dirs.end());
   for (const auto& dir : dirs) {
     const auto spec = problem::load_problem(dir);
-    for (int world : {spec.world_sizes.front(), spec.world_sizes.back()}) {
-      out.push_back({dir / "answer.md", dir, world, false});
-      if (spec.world_sizes.size() == 1) break;
+    // answer.md, then any second answer written another way (answer_grouped.md: grouped collectives).
+    std::vector<fs::path> answers{dir / "answer.md"};
+    std::vector<fs::path> second;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("answer_", 0) == 0 && entry.path().extension() == ".md") second.push_back(entry.path());
     }
+    std::sort(second.begin(), second.end());
+    answers.insert(answers.end(), second.begin(), second.end());
+    for (const auto& answer : answers)
+      for (int world : {spec.world_sizes.front(), spec.world_sizes.back()}) {
+        out.push_back({answer, dir, world, false});
+        if (spec.world_sizes.size() == 1) break;
+      }
   }
   std::vector<fs::path> mutants;
   if (fs::exists(kMutants))
@@ -64,8 +75,10 @@ std::vector<Case> cases() {
 }
 
 std::string case_name(const testing::TestParamInfo<Case>& info) {
-  std::string name = (info.param.mutant ? "mutant_" + info.param.answer.stem().string()
-                                        : info.param.problem.filename().string()) +
+  const std::string stem = info.param.answer.stem().string();
+  std::string name = (info.param.mutant ? "mutant_" + stem
+                      : stem == "answer" ? info.param.problem.filename().string()
+                                         : info.param.problem.filename().string() + stem.substr(6)) +  // "_grouped"
                      "_W" + std::to_string(info.param.world);
   std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
