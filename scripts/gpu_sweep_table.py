@@ -8,8 +8,9 @@ Each --answers names a results directory that `pkb run` wrote with a replay mode
 reference answers; LABEL says its setting ("2" for W = 2, "8 fp16", "2 sim", ...) and heads its
 column. --references is the stdout of `pkb reference --batch` (one JSON line per job, in the order
 of the problem folders); without it the table has no reference column. One row per problem: the
-status of its answer in each run (with the first part of the message when it is not correct) and
-whether its reference ran at bench dims. A record judged on the simulated node (eval.judged_by
+status of its answer in each run (with the first part of the message when it is not correct; "not
+allowed" where the problem does not allow that W or dtype) and whether its reference ran at bench
+dims. A record judged on the simulated node (eval.judged_by
 "sim") is marked "(sim)" when --judge is gpu, and a GPU verdict "(gpu)" when --judge is sim, so a
 mixed table says who judged each cell.
 
@@ -68,6 +69,16 @@ def reference_results(path, keys):
     return results
 
 
+def allows(spec, label):
+    """Whether the problem allows the setting a label names ("8", "2 fp16", "4 sim", "8 bf16 sim")."""
+    for word in label.split():
+        if word.isdigit() and "world_sizes" in spec and int(word) not in spec["world_sizes"]:
+            return False
+        if word in ("bf16", "fp16", "fp32") and word not in spec.get("dtypes", ["bf16", "fp16", "fp32"]):
+            return False
+    return True
+
+
 def cell(value, judge):
     if value is None:
         return "never run"
@@ -100,10 +111,12 @@ def main():
     counts = {}
     for key in keys:
         row = [key]
+        spec = json.load(open(os.path.join(args.problems, key, "problem.json")))
         for world, statuses in runs:
             value = statuses.get(key)
-            row.append(cell(value, args.judge))
-            label = value[0] if value else "never run"
+            allowed = value is not None or allows(spec, world)
+            row.append(cell(value, args.judge) if allowed else "not allowed")
+            label = value[0] if value else ("never run" if allowed else "not allowed")
             counts[(world, label)] = counts.get((world, label), 0) + 1
         if args.references:
             ref = references.get(key)

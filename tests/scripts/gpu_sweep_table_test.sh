@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# scripts/gpu_sweep_table.py on two made-up runs of three problems at W = 2, one judged by a GPU
+# scripts/gpu_sweep_table.py on two made-up runs of four problems (one that W = 2 is not allowed for) at W = 2, one judged by a GPU
 # and one by the simulated node: every cell, the counts, and the one disagreement named.
 set -euo pipefail
 source_dir=$1
 python=${2:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for key in 001_a 002_b 003_c; do
+for key in 001_a 002_b 003_c 004_d; do
   mkdir -p "$work/problems/$key"
   echo '{}' > "$work/problems/$key/problem.json"
 done
+echo '{"world_sizes": [4, 8]}' > "$work/problems/004_d/problem.json"  # never at W = 2
 mkdir -p "$work/gpu" "$work/sim"
 cat > "$work/gpu/samples.jsonl" <<'JSON'
 {"problem": "001_a", "sample": 0, "turn": 0, "status": "correct", "eval": {"judged_by": "gpu"}}
@@ -31,7 +32,8 @@ expect "| problem | answer W=2 | answer W=2 sim |"
 expect "| 001_a | correct | correct (sim) |"
 expect "| 002_b | incorrect: rank 1 y: 4/8 mismatches | correct (sim) |"
 expect "| 003_c | never run | correct (sim) |"
-expect "- W=2: correct 1, incorrect 1, never run 1"
+expect "| 004_d | not allowed | not allowed |"
+expect "- W=2: correct 1, incorrect 1, never run 1, not allowed 1"
 expect "- W=2: the GPU and the simulated node disagree on 1 of 2: 002_b (GPU incorrect, simulated correct)"
 # Where the two agree, it says so.
 sed -i 's/"status": "incorrect", "message": "rank 1 y: 4\/8 mismatches"/"status": "correct"/' "$work/gpu/samples.jsonl"
