@@ -39,9 +39,14 @@ job=$(p slurm submit --nodes 3 -- run "${run_args[@]}" --out sharded) || fail "p
 echo "slurm_test: array job $job submitted" >&2
 
 merged=""
+is_merged() { [[ -f sharded/run.json ]] && grep -q '"kind": "merged"' sharded/run.json; }
 for ((second = 0; second < wait_s; second += 2)); do
-  if [[ -f sharded/run.json ]] && grep -q '"kind": "merged"' sharded/run.json; then merged=yes; break; fi
-  [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && [[ $second -gt 4 ]] && break  # every job ended
+  if is_merged; then merged=yes; break; fi
+  if [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && [[ $second -gt 4 ]]; then
+    # Every job ended; the merge job may have written run.json since the check above.
+    is_merged && merged=yes
+    break
+  fi
   sleep 2
 done
 p slurm status sharded >&2 || true
