@@ -44,6 +44,21 @@ void check_bulk(int lane, std::uint32_t bytes, std::uint64_t dst, std::uint64_t 
           "a bulk copy at misaligned address " + hex(address) + " (16-byte alignment is required)");
 }
 
+// A lane's [dst], [src], size operands of a bulk copy, checked.
+struct BulkOperands {
+  std::uint32_t bytes = 0;
+  std::uint64_t to = 0, from = 0;
+};
+
+BulkOperands bulk_operands(ExecState& s, const Instr& in, const Src& size, int lane) {
+  BulkOperands o;
+  o.bytes = static_cast<std::uint32_t>(size[lane]);
+  o.to = operand_address(s, in.ops[0], lane);
+  o.from = operand_address(s, in.ops[1], lane);
+  check_bulk(lane, o.bytes, o.to, o.from);
+  return o;
+}
+
 void read_source(BulkCopy& copy) {
   if (copy.read) return;
   copy.data.assign(copy.src, copy.src + copy.bytes);
@@ -74,10 +89,7 @@ void land(ExecState& s, BulkCopy& copy) {
 void copy_to_shared(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src size = source(s, in, 2);
   each_lane(mask, [&](int lane) {
-    const auto bytes = static_cast<std::uint32_t>(size[lane]);
-    const std::uint64_t to = operand_address(s, in.ops[0], lane),
-                        from = operand_address(s, in.ops[1], lane);
-    check_bulk(lane, bytes, to, from);
+    const auto [bytes, to, from] = bulk_operands(s, in, size, lane);
     BulkCopy copy;
     copy.mbarrier = mbarrier_object(s, Space::shared, operand_address(s, in.ops[3], lane), lane);
     copy.bytes = bytes;
@@ -97,10 +109,7 @@ void copy_to_shared(ExecState& s, const Instr& in, std::uint32_t mask) {
 void copy_to_global(ExecState& s, const Instr& in, std::uint32_t mask) {
   const Src size = source(s, in, 2);
   each_lane(mask, [&](int lane) {
-    const auto bytes = static_cast<std::uint32_t>(size[lane]);
-    const std::uint64_t to = operand_address(s, in.ops[0], lane),
-                        from = operand_address(s, in.ops[1], lane);
-    check_bulk(lane, bytes, to, from);
+    const auto [bytes, to, from] = bulk_operands(s, in, size, lane);
     BulkCopy copy;
     copy.bytes = bytes;
     copy.warp = s.warp.index;
