@@ -35,6 +35,13 @@ summary=$out/summary.txt
 : > "$summary"
 
 say() { echo "$*" | tee -a "$summary"; }
+# problems_for W: the ids of the problems that allow world size W, comma-separated (051 starts at 4).
+problems_for() {
+  $python -c 'import json, os, sys
+w = int(sys.argv[1]); keys = sorted(os.listdir("problems"))
+print(",".join(k[:3] for k in keys if os.path.isfile("problems/%s/problem.json" % k)
+               and w in json.load(open("problems/%s/problem.json" % k))["world_sizes"]))' "$1"
+}
 left_s() { echo $(( budget_s - ($(date +%s) - start_s) )); }
 # fits SECONDS: true when that much of the budget is left (leaves 20 s to pack the logs).
 fits() { [ "$(left_s)" -gt $(( $1 + 20 )) ]; }
@@ -94,11 +101,7 @@ if fits 200; then
   echo "{\"problem_answers\": \"$PWD/problems\"}" > "$work/reference-answers/replay.json"
   answer_args=()
   for world in ${PKB_GPU_CHECK_SWEEP_WORLDS:-2 8}; do
-    # The problems that allow this W (051 starts at 4).
-    problems=$($python -c 'import json, os, sys
-w = int(sys.argv[1]); keys = sorted(os.listdir("problems"))
-print(",".join(k[:3] for k in keys if os.path.isfile("problems/%s/problem.json" % k)
-               and w in json.load(open("problems/%s/problem.json" % k))["world_sizes"]))' "$world")
+    problems=$(problems_for "$world")
     # The two runs share the GPU side by side: nothing is timed, so they cannot disturb each other.
     timeout $(( $(left_s) - 120 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
       --device gpu --world "$world" --dims test --no-timing --trials 2 --out "$work/answers_W$world" \
@@ -112,9 +115,7 @@ print(",".join(k[:3] for k in keys if os.path.isfile("problems/%s/problem.json" 
   for world in ${PKB_GPU_CHECK_SWEEP_WORLDS:-2 8}; do
     fits 100 || break
     sim_start=$(date +%s)
-    problems=$(ls -d problems/[0-9]*_*/ | xargs -n1 basename | while read -r key; do
-      $python -c 'import json, sys; sys.exit(int(sys.argv[2]) not in json.load(open(sys.argv[1]))["world_sizes"])' \
-        "problems/$key/problem.json" "$world" && echo "${key:0:3}"; done | paste -sd,)
+    problems=$(problems_for "$world")
     timeout $(( $(left_s) - 90 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
       --device sim --world "$world" --dims test --trials 2 --out "$work/sim_W$world" \
       > "$work/sim_W$world.out" 2> "$work/sim_W$world.err"

@@ -82,7 +82,7 @@ std::uint8_t* translate(ExecState& s, Space space, std::uint64_t address, std::u
     case Space::const_: {
       const MemoryMap& memory = s.machine.memory();
       if (const Region* region = memory.find(address, bytes)) {
-        if (memory.any_call_ended() && region->rank != s.launch.rank && memory.call_ended(region->rank))
+        if (memory.ended_for(*region, s.launch.rank))
           after_call(lane, access, bytes, *region, s.launch.rank);
         return reinterpret_cast<std::uint8_t*>(address);
       }

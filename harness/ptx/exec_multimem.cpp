@@ -37,8 +37,7 @@ std::vector<std::uint8_t*> copies(ExecState& s, std::uint64_t address, std::uint
   for (std::uint64_t base : memory.multicast_addresses(object)) {
     const std::uint64_t at = base + offset;
     if (memory.any_call_ended())
-      if (const Region* region = memory.find(at, bytes);
-          region && region->rank != s.launch.rank && memory.call_ended(region->rank))
+      if (const Region* region = memory.find(at, bytes); region && memory.ended_for(*region, s.launch.rank))
         after_call(lane, Access::write, bytes, *region, s.launch.rank);
     out.push_back(reinterpret_cast<std::uint8_t*>(at));
   }

@@ -58,6 +58,11 @@ class MemoryMap {
   bool call_ended(int rank) const {
     return rank >= 0 && static_cast<std::size_t>(rank) < ended_.size() && ended_[static_cast<std::size_t>(rank)];
   }
+  /// Whether `region` is a peer's (not `rank`'s own) whose call has ended: touching it is a race.
+  /// The one rule for kernels, multimem and the simulated device's copy steps.
+  bool ended_for(const Region& region, int rank) const {
+    return any_ended_ && region.rank != rank && call_ended(region.rank);
+  }
 
   /// Multicast objects: object k maps offset o to addresses[r] + o on every rank r.
   int add_multicast(std::vector<std::uint64_t> addresses, std::uint64_t bytes);

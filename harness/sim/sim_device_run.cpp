@@ -36,7 +36,7 @@ std::string SimDevice::ended_peer(int rank, DevAddr address, std::uint64_t bytes
   const ptx::MemoryMap& memory = machine_.memory();
   if (!memory.any_call_ended() || bytes == 0) return "";
   const ptx::Region* region = memory.find(address, bytes);
-  if (!region || region->rank == rank || !memory.call_ended(region->rank)) return "";
+  if (!region || !memory.ended_for(*region, rank)) return "";
   return ptx::after_call_text(*region);
 }
 
