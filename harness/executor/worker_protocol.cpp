@@ -130,6 +130,7 @@ std::string request_to_json(const WorkerRequest& r) {
                          {"devices", r.devices},
                          {"schedule_seed", r.schedule_seed},
                          {"call_lane_budget", r.call_lane_budget},
+                         {"memory_model", r.memory_model},
                          {"progress_path", r.progress_path},
                          {"result_path", r.result_path}};
   return document.dump(2);
@@ -160,6 +161,9 @@ WorkerRequest parse_request(const std::string& text, const std::string& source) 
   r.devices = field(d, "devices", source, r.devices);
   r.schedule_seed = field(d, "schedule_seed", source, r.schedule_seed);
   r.call_lane_budget = field(d, "call_lane_budget", source, r.call_lane_budget);
+  r.memory_model = field<std::string>(d, "memory_model", source, r.memory_model);
+  if (r.memory_model != "ptx" && r.memory_model != "sc")
+    throw InputError(source, "memory_model", "ptx or sc", "\"" + r.memory_model + "\"");
   r.progress_path = field<std::string>(d, "progress_path", source, "");
   r.result_path = field<std::string>(d, "result_path", source, "", true);
   if (r.world < 1) throw InputError(source, "world", "a positive integer", std::to_string(r.world));
@@ -204,7 +208,9 @@ std::string result_to_json(const WorkerResult& r) {
     document["simulation"] = {{"schedule_seed", r.simulation->schedule_seed},
                               {"lane_instructions", r.simulation->lane_instructions},
                               {"calls", r.simulation->calls},
-                              {"seconds", r.simulation->seconds}};
+                              {"seconds", r.simulation->seconds},
+                              {"memory_model", r.simulation->memory_model},
+                              {"warnings", r.simulation->warnings}};
   if (r.timing) {
     const TimingResult& t = *r.timing;
     document["timing"] = {{"candidate", stats_json(t.candidate)},
@@ -260,6 +266,8 @@ WorkerResult parse_result(const std::string& text, const std::string& source) {
     simulation.lane_instructions = field<std::uint64_t>(m, "lane_instructions", source, 0);
     simulation.calls = field(m, "calls", source, 0);
     simulation.seconds = field(m, "seconds", source, 0.0);
+    simulation.memory_model = field<std::string>(m, "memory_model", source, "");
+    simulation.warnings = field(m, "warnings", source, std::vector<std::string>{});
     r.simulation = simulation;
   }
   r.seconds = field(d, "seconds", source, 0.0);

@@ -42,6 +42,7 @@ struct WorkerRequest {
   // the trial seeds) and the lane-instructions one call may execute before it is a timeout.
   std::uint64_t schedule_seed = 0;
   std::uint64_t call_lane_budget = 2'000'000'000;
+  std::string memory_model = "ptx";  // "ptx" (races checked) or "sc" (harness/ptx/memory_model)
   std::string progress_path;   // where the worker writes its current stage
   std::string result_path;     // where the worker writes the result
 };
@@ -91,6 +92,8 @@ struct SimulationSummary {
   std::uint64_t lane_instructions = 0;
   int calls = 0;
   double seconds = 0;
+  std::string memory_model;           // "ptx" or "sc" (harness/ptx/memory_model/README.md)
+  std::vector<std::string> warnings;  // races the memory model only warns of (a reader's missing acquire)
 };
 
 struct WorkerResult {

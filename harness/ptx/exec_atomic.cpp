@@ -94,6 +94,7 @@ void atomic(ExecState& s, const Instr& in, std::uint32_t mask) {
   std::uint64_t* d = is_red ? nullptr : dest(s, in, 0);
   const int bytes = type_bytes(in.type);
   std::uint64_t hash = 0;
+  race_release(s, in);
   each_lane(mask, [&](int lane) {
     const std::uint64_t address = operand_address(s, addr, lane);
     std::uint8_t* p = translate(s, in.space, address, static_cast<std::uint32_t>(bytes), lane, Access::atomic);
@@ -132,6 +133,7 @@ void atomic_vector(ExecState& s, const Instr& in, std::uint32_t mask) {
   };
   const int bytes = type_bytes(in.type);
   const auto total = static_cast<std::uint32_t>(bytes * in.vec);
+  race_release(s, in);
   each_lane(mask, [&](int lane) {
     std::uint8_t* p = translate(s, in.space, operand_address(s, addr, lane), total, lane, Access::atomic);
     for (int e = 0; e < in.vec; ++e) {

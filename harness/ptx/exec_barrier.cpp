@@ -2,7 +2,7 @@
 // bar.red.{popc,and,or} (wait, and get the reduction of a predicate). Threads are counted one
 // by one: a barrier with a count completes when that many threads have arrived, one without when
 // every live thread of the block has (exited threads never block it, as the PTX ISA says). It
-// also orders memory, which the sequentially consistent simulation gives for free.
+// also orders memory: the memory model's detector joins what the arrivals knew.
 #include "harness/ptx/lane_bits.h"
 
 #include "harness/ptx/decode.h"
@@ -27,6 +27,17 @@ std::uint32_t first_value(ExecState& s, const Instr& in, int k, std::uint32_t ma
 
 void release(Machine& machine, Block& block, int id) {
   NamedBarrier& barrier = block.barriers[static_cast<std::size_t>(id)];
+  if (mm::RaceDetector* races = machine.races()) {
+    // Every live thread's arrival (no count) makes a new generation of the block.
+    std::vector<std::uint32_t> waiting;
+    for (auto& warp : block.warps)
+      for (auto& group : warp->groups)
+        if (group.mask != 0 && group.state == GroupState::barrier && group.wait_id == id) {
+          waiting.push_back(warp->agent);
+          break;
+        }
+    races->barrier_complete(block.cta, id, barrier.expected == 0, waiting);
+  }
   for (auto& warp : block.warps) {
     bool woke = false;
     for (auto& group : warp->groups) {
@@ -77,6 +88,7 @@ bool arrive_barrier(ExecState& s, LaneGroup& group, const Instr& in, std::uint32
     barrier.expected = count;
   }
   barrier.arrived += static_cast<std::uint32_t>(lane_count(mask));
+  if (mm::RaceDetector* races = s.machine.races()) races->barrier_arrive(s.warp.agent, s.block.cta, static_cast<int>(id));
   if (in.aux >= kRedPopc) {
     const Operand& c = in.ops[in.nops - 1];
     const Src p = source(s, in, in.nops - 1);

@@ -159,6 +159,7 @@ void Machine::exit_lanes(Warp& warp, LaneGroup& group) {
   if (warp.live() == 0) {
     warp.done = true;
     ++block.warps_done;
+    if (races_) races_->agent_exit(warp.agent, block.launch->id);
   }
   recheck_barriers(*this, block);
   if (!warp.done) recheck_warp_sync(*this, warp);

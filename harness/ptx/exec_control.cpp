@@ -1,8 +1,8 @@
 // Control flow and ordering: bra, brx.idx (through a .branchtargets table the parser resolves),
 // call, ret, exit, trap, brkpt, nanosleep (the warp runner acts on their Flow), the block barriers
-// (exec_barrier.cpp), and the instructions that are no-ops in a sequentially consistent
-// simulation: membar, fence (every form, proxies included), griddepcontrol (launches on a stream
-// already run in order), setmaxnreg, pmevent.
+// (exec_barrier.cpp), membar and fence (orderings the memory model's detector uses, exec_race.cpp;
+// no-ops in a sequentially consistent simulation), and the instructions that are no-ops here:
+// griddepcontrol (launches on a stream already run in order), setmaxnreg, pmevent.
 #include "harness/ptx/decode.h"
 #include "harness/ptx/exec_state.h"
 
@@ -10,6 +10,33 @@ namespace pkb::ptx {
 namespace {
 
 void nothing(ExecState&, const Instr&, std::uint32_t) {}
+
+// membar.{cta,gl,sys} is fence.sc at that scope; fence.{sc,acq_rel}.scope orders memory;
+// fence.proxy.alias orders accesses through a multicast and a unicast address of one location.
+// The other proxy fences (async, tensormap) and fence.mbarrier_init order nothing tracked here.
+bool decode_fence(DecodeInput& input, Instr& instr) {
+  Qualifiers& q = input.q;
+  instr.handler = fence;
+  instr.aux = 0;
+  if (q.base() == "membar") {
+    const int scope = q.take_one({"cta", "gl", "sys"});
+    instr.scope = scope == 0 ? Scope::cta : scope == 2 ? Scope::sys : Scope::gpu;
+    instr.sem = Sem::sc;
+    instr.aux = kFenceOrder;
+  } else if (q.take("proxy")) {
+    if (q.take("alias")) instr.aux = kFenceAlias;
+  } else {
+    const int sem = q.take_one({"sc", "acq_rel"});
+    const int scope = q.take_one({"cta", "cluster", "gpu", "sys"});
+    if (sem >= 0) {
+      instr.sem = sem == 0 ? Sem::sc : Sem::acq_rel;
+      instr.scope = scope < 0 ? Scope::gpu : static_cast<Scope>(scope + 1);
+      instr.aux = kFenceOrder;
+    }
+  }
+  q = Qualifiers("");  // the rest (proxy kinds, sync_restrict, mbarrier_init) orders nothing here
+  return true;
+}
 
 enum BarrierKind { kSync = 0, kArrive = 1, kRedPopc = 2, kRedAnd = 3, kRedOr = 4 };
 
@@ -89,8 +116,8 @@ bool decode_control(DecodeInput& input, Instr& instr) {
     instr.flow = Flow::nanosleep;
     return true;
   }
-  if (base == "membar" || base == "fence" || base == "griddepcontrol" || base == "setmaxnreg" ||
-      base == "pmevent") {
+  if (base == "membar" || base == "fence") return decode_fence(input, instr);
+  if (base == "griddepcontrol" || base == "setmaxnreg" || base == "pmevent") {
     q = Qualifiers("");  // every qualifier of these is about ordering or hints
     instr.handler = nothing;
     return true;

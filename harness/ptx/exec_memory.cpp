@@ -82,6 +82,7 @@ void store(ExecState& s, const Instr& in, std::uint32_t mask) {
   const int elem = type_bytes(in.type);
   const std::uint32_t total = static_cast<std::uint32_t>(elem * in.vec);
   const Src scalar = src.kind == Operand::Kind::vec ? Src{nullptr, 0} : source(s, in, 1);
+  race_release(s, in);
   each_lane(mask, [&](int lane) {
     std::uint8_t* p = translate(s, in.space, operand_address(s, addr, lane), total, lane, Access::write);
     for (int e = 0; e < in.vec; ++e) {

@@ -84,7 +84,9 @@ std::uint8_t* translate(ExecState& s, Space space, std::uint64_t address, std::u
       if (const Region* region = memory.find(address, bytes)) {
         if (memory.ended_for(*region, s.launch.rank))
           after_call(lane, access, bytes, *region, s.launch.rank);
-        return reinterpret_cast<std::uint8_t*>(address);
+        auto* host = reinterpret_cast<std::uint8_t*>(address);
+        if (s.machine.races()) race_access(s, host, bytes, lane, access, false);
+        return host;
       }
       if (address < 4096)
         outside(lane, access, bytes, "at " + hex(address) + " (a null pointer)");
@@ -98,6 +100,7 @@ std::uint8_t* translate(ExecState& s, Space space, std::uint64_t address, std::u
                     std::to_string(s.block.shared_bytes) + " bytes of shared memory (" +
                     std::to_string(s.launch.layout->static_shared) + " static, " +
                     std::to_string(s.launch.dynamic_shared) + " dynamic from the plan's shared_bytes)");
+      if (s.machine.races()) race_access(s, s.block.shared.get() + address, bytes, lane, access, false);
       return s.block.shared.get() + address;
     case Space::local:
       if (address + bytes > static_cast<std::uint64_t>(s.frame_stride) || address + bytes < address)

@@ -118,8 +118,12 @@ void multimem(ExecState& s, const Instr& in, std::uint32_t mask) {
   auto word_reg = [&](int w) {
     return data.kind == Operand::Kind::vec ? vec_regs[static_cast<std::size_t>(data.reg + w)] : data.reg;
   };
+  race_release(s, in);
+  const Access access = kind == kLoadReduce ? Access::read : kind == kStore ? Access::write : Access::atomic;
   each_lane(mask, [&](int lane) {
     const std::vector<std::uint8_t*> ranks = copies(s, operand_address(s, addr, lane), total, lane);
+    if (s.machine.races())
+      for (const std::uint8_t* copy : ranks) race_access(s, copy, total, lane, access, true);
     for (int w = 0; w < in.vec; ++w) {
       const int r = word_reg(w);
       std::uint64_t* slot = r >= 0 ? s.regs + static_cast<std::ptrdiff_t>(r) * kWarpLanes + lane : nullptr;

@@ -119,6 +119,17 @@ inline void wrote(ExecState& s, const std::uint8_t* host, std::uint32_t bytes) {
 }
 
 [[noreturn]] void lane_fault(int lane, Fault::Kind kind, const std::string& message);
+
+// ---- the memory model's hooks (exec_race.cpp); no-ops under MemoryModel::sc
+/// One lane's access of host memory (global or shared) for the instruction running (s.instr).
+void race_access(ExecState& s, const std::uint8_t* host, std::uint32_t bytes, int lane, Access access,
+                 bool multicast);
+/// Before the lanes of a st / atom / red / multimem with .release or .acq_rel.
+void race_release(ExecState& s, const Instr& in);
+/// Instr::aux of fences: an ordering fence (fence.sc, fence.acq_rel, membar) or fence.proxy.alias.
+constexpr std::int32_t kFenceOrder = 1;
+constexpr std::int32_t kFenceAlias = 2;
+void fence(ExecState& s, const Instr& in, std::uint32_t mask);
 /// The fault of an access by `rank` to `region` of a rank whose call has ended.
 [[noreturn]] void after_call(int lane, Access access, std::uint32_t bytes, const Region& region, int rank);
 

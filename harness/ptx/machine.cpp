@@ -138,6 +138,10 @@ std::uint64_t Machine::launch(int rank, const std::string& kernel, Dim3 grid, Di
   launch->cooperative = cooperative;
   launch->module = &module;
   launch->layout = &layout_of(program, function);
+  launch->before = std::move(next_order_.before);
+  launch->slot = next_order_.slot;
+  launch->seq = next_order_.seq;
+  next_order_ = LaunchOrder{};
   const Function& fn = program.functions[static_cast<std::size_t>(function)];
   launch->params.assign(fn.param_bytes, 0);
   for (std::size_t p = 0; p < params.size(); ++p) {
@@ -206,6 +210,21 @@ void Machine::start_block(Launch& launch, int sm) {
   used.shared += block->shared_bytes;
   const std::uint32_t warps = rounded / 32;
   const Function& fn = launch.program->functions[static_cast<std::size_t>(launch.function)];
+  mm::AgentPlace place;
+  if (races_) {
+    // A new block: its shared memory (maybe an earlier block's, pooled) holds nothing of this one.
+    races_->forget(reinterpret_cast<std::uint64_t>(block->shared.get()), block->shared_bytes + 16);
+    block->cta = races_->new_cta();
+    place = {launch.rank, block->cta, block->cta, launch.slot, launch.seq};
+    if (launch.cluster.count() > 1) {
+      const std::uint64_t cluster = block->index.x / launch.cluster.x +
+                                    std::uint64_t{block->index.y / launch.cluster.y} * 65536 +
+                                    std::uint64_t{block->index.z / launch.cluster.z} * 65536 * 65536;
+      auto [it, added] = clusters_.try_emplace({launch.id, cluster}, 0);
+      if (added) it->second = races_->new_cta();
+      place.cluster = it->second;
+    }
+  }
   for (std::uint32_t w = 0; w < warps; ++w) {
     auto warp = std::make_unique<Warp>();
     warp->block = block.get();
@@ -214,6 +233,10 @@ void Machine::start_block(Launch& launch, int sm) {
     const std::uint32_t count = std::min<std::uint32_t>(32, block->threads - first);
     warp->lanes = count == 32 ? 0xFFFFFFFFu : (1u << count) - 1;
     warp->id = next_warp_id_++;
+    if (races_) {
+      warp->agent = races_->add_agent(place, launch.before);
+      sites_.push_back({launch.program, launch.function, block->index, launch.block, static_cast<int>(w), ""});
+    }
     warp->regs = take(register_pool_, static_cast<std::size_t>(layout.reg_slots) * kWarpLanes);
     if (layout.frame_bytes > 0)
       warp->frames = take(byte_pool_, static_cast<std::size_t>(layout.frame_bytes) * kWarpLanes);

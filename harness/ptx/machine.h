@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness/ptx/memory_map.h"
+#include "harness/ptx/memory_model/race_detector.h"
 #include "harness/ptx/module_instance.h"
 #include "harness/ptx/schedule.h"
 #include "harness/ptx/warp.h"
@@ -48,11 +49,33 @@ struct Fault {
   std::string message;
 };
 
-/// Thrown by handlers for the lane that faulted; the machine adds where it happened.
+/// Thrown by handlers for the lane that faulted; the machine adds where it happened (unless the
+/// message already names it: `located`).
 struct LaneFault {
   int lane;
   Fault::Kind kind;
   std::string message;
+  bool located = false;
+};
+
+/// How the simulated node judges memory ordering: `sc` runs every access in one sequentially
+/// consistent order and checks nothing more; `ptx` also checks every access against the PTX
+/// memory model (memory_model/README.md): a data race ends the call (Fault::Kind::race) or,
+/// where only the reader's acquire is missing, is kept as a warning.
+enum class MemoryModel : std::uint8_t { sc, ptx };
+
+/// A race the memory model found in this call, as a one-line message naming both accesses.
+struct RaceFinding {
+  bool warning = false;
+  std::string message;
+};
+
+/// What precedes a launch (the simulated device's streams, events, barriers and collectives),
+/// and which stream work item it is (memory_model/race_detector.h's AgentPlace).
+struct LaunchOrder {
+  std::shared_ptr<const mm::Knowledge> before;
+  std::uint32_t slot = 0;
+  std::uint32_t seq = 0;
 };
 
 /// A launch the driver would refuse (a cooperative grid that cannot be resident, too many
@@ -137,6 +160,28 @@ class Machine {
 
   const MachineStats& stats() const { return stats_; }
 
+  // The memory model (memory_model/). `fault_on_race` false keeps error-class races as findings
+  // and lets the run go on (the litmus tests collect outcomes that way).
+  void set_memory_model(MemoryModel model, bool fault_on_race = true);
+  MemoryModel memory_model() const { return races_ ? MemoryModel::ptx : MemoryModel::sc; }
+  /// A new call: what the memory model remembers of earlier calls is forgotten (the harness has
+  /// written inputs and fills since, and reads outputs only after a call ends).
+  void begin_call();
+  const std::vector<RaceFinding>& race_findings() const { return race_findings_; }
+  /// What precedes the next launch() (its warps start knowing it).
+  void set_launch_order(LaunchOrder order) { next_order_ = std::move(order); }
+  /// What a finished launch's warps knew at their end (null under `sc`), for its stream.
+  std::shared_ptr<mm::Knowledge> take_launch_knowledge(std::uint64_t launch);
+  /// A plan step (memset, copy, gemm, collective, fill) as an agent touching memory: `what` names it.
+  std::uint32_t add_step_agent(const LaunchOrder& order, int rank, const std::string& what);
+  /// A step agent's access of [address, address + bytes); false when it raced with an error-class
+  /// race and fault_on_race (the message is the last of race_findings()).
+  bool step_access(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes, bool write);
+  mm::RaceDetector* races() { return races_.get(); }
+  /// A finding of the detector, for lane `lane` of the running warp: kept as a message; an error
+  /// ends the run (LaneFault, or the fault of a step) when fault_on_race.
+  void report_race(const mm::Finding& finding, int lane);
+
   // Used by the execution core (exec_*.cpp).
   void watch(LaneGroup* group, Warp* warp, const std::vector<std::uint64_t>& words);
   void set_registers(const std::string& kernel, std::uint32_t registers) { registers_[kernel] = registers; }
@@ -210,6 +255,22 @@ class Machine {
   MachineStats stats_;
   std::optional<Fault> fault_;
   Warp* running_ = nullptr;  // the warp whose quantum is running
+  // The memory model: null under `sc`. sites_ names each agent for messages (by agent id).
+  struct AgentSite {
+    std::shared_ptr<const Program> program;
+    int function = 0;
+    Dim3 block, block_dim;
+    int warp = 0;
+    std::string step;  // a plan step's name; empty for a warp
+  };
+  std::string describe_access(const mm::Stamp& stamp) const;
+  std::string describe_race(const mm::Finding& finding) const;
+  std::unique_ptr<mm::RaceDetector> races_;
+  bool fault_on_race_ = true;
+  std::vector<AgentSite> sites_;
+  std::vector<RaceFinding> race_findings_;
+  LaunchOrder next_order_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> clusters_;  // (launch, cluster) -> id
   std::map<std::string, std::uint32_t> registers_;  // per kernel, from the cubin
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/ptx/memory_model/knowledge.h"
 #include "harness/ptx/program.h"
 
 namespace pkb::ptx {
@@ -122,6 +123,7 @@ struct Warp {
   bool queued = false;            // in the scheduler's run queue
   bool done = false;
   std::uint64_t id = 0;           // creation order (deterministic tie-breaks)
+  std::uint32_t agent = 0;        // the memory model's agent (0 under `sc`)
 
   std::uint32_t live() const { return lanes & ~exited; }
   /// Whether some group can run now.
@@ -153,6 +155,7 @@ struct Block {
   std::uint32_t threads = 0;
   std::uint32_t live_threads = 0;
   int warps_done = 0;
+  std::uint32_t cta = 0;  // the memory model's id of this block in the call (0 under `sc`)
 };
 
 /// Where a kernel's functions keep their registers and per-thread frames for one launch: the
@@ -180,6 +183,8 @@ struct Launch {
   const KernelLayout* layout = nullptr;
   std::uint64_t next_block = 0;  // the next block to make resident
   std::uint64_t blocks_done = 0;
+  std::shared_ptr<const mm::Knowledge> before;  // the memory model: what precedes it
+  std::uint32_t slot = 0, seq = 0;              // its stream work item
   std::uint64_t shared_per_block() const { return layout->static_shared + dynamic_shared; }
   bool finished() const { return blocks_done == grid.count(); }
 };

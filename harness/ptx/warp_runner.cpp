@@ -351,7 +351,7 @@ void Machine::run_warp(Warp& warp, std::uint64_t& budget) {
     Fault fault;
     fault.kind = lane.kind;
     fault.rank = warp.block->launch->rank;
-    fault.message = lane.message + ": " + where(warp, lane.lane, s.instr);
+    fault.message = lane.located ? lane.message : lane.message + ": " + where(warp, lane.lane, s.instr);
     fault_ = fault;
   }
   stats_.warp_instructions += executed;

@@ -47,6 +47,7 @@ SimDevice::SimDevice(const SimOptions& options)
   limits_.memory_cap_bytes = kSimulatedMemoryPerRank;
   ptx::Schedule fair;
   machine_.set_schedule(fair);
+  machine_.set_memory_model(options.memory_model);
 }
 
 SimDevice::~SimDevice() = default;
@@ -235,6 +236,8 @@ std::optional<SimulationSummary> SimDevice::simulation() const {
   summary.schedule_seed = options_.schedule_seed;
   summary.lane_instructions = machine_.stats().lane_instructions;
   summary.calls = calls_;
+  summary.memory_model = machine_.memory_model() == ptx::MemoryModel::ptx ? "ptx" : "sc";
+  summary.warnings = warnings_;
   return summary;
 }
 
@@ -244,6 +247,11 @@ std::deque<SimDevice::Work>& SimDevice::stream(int rank, int index) {
   return streams[static_cast<std::size_t>(index)];
 }
 
-void SimDevice::push(int rank, int index, Work work) { stream(rank, index).push_back(std::move(work)); }
+void SimDevice::push(int rank, int index, Work work) {
+  auto& issued = ranks_[static_cast<std::size_t>(rank)].issued;
+  if (issued.size() <= static_cast<std::size_t>(index)) issued.resize(static_cast<std::size_t>(index) + 1, 0);
+  work.order = ++issued[static_cast<std::size_t>(index)];
+  stream(rank, index).push_back(std::move(work));
+}
 
 }  // namespace pkb::harness

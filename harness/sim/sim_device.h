@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness/device/collective_moves.h"
@@ -25,6 +26,7 @@ struct SimOptions {
   int world = 2;
   std::uint64_t schedule_seed = 1;  // mixed into every trial's schedule
   std::uint64_t call_lane_budget = 2'000'000'000;  // lane-instructions per synchronize
+  ptx::MemoryModel memory_model = ptx::MemoryModel::ptx;  // harness/ptx/memory_model/README.md
 };
 
 class SimDevice final : public ExecDevice {
@@ -85,6 +87,7 @@ class SimDevice final : public ExecDevice {
     std::uint64_t ns = 0;     // delay
     int event = -1;
     std::uint64_t sequence = 0;  // record: which recording; wait: the recording it waits for
+    std::uint32_t order = 0;     // its place on its stream (from 1), for the memory model
     // Running state.
     bool started = false;
     std::uint64_t launch_id = 0;
@@ -94,11 +97,16 @@ class SimDevice final : public ExecDevice {
     std::uint64_t issued = 0;     // recordings issued
     std::uint64_t completed = 0;  // recordings done
     std::uint64_t at_ns = 0;      // virtual time of the last one done
+    std::shared_ptr<const ptx::mm::Knowledge> known;  // the memory model: what its recording knew
   };
   struct Rank {
     std::vector<std::deque<Work>> streams;
     std::map<int, Event> events;
     int barriers_issued = 0;
+    // The memory model (sim_device_order.cpp): per stream, what its next work item knows has
+    // happened, and how many items were issued to it this call.
+    std::vector<std::shared_ptr<ptx::mm::Knowledge>> known;
+    std::vector<std::uint32_t> issued;
   };
 
   DevAddr allocate(int rank, std::uint64_t bytes, const std::string& name);
@@ -107,11 +115,24 @@ class SimDevice final : public ExecDevice {
   bool advance();  // starts and finishes what can; true when something changed
   void mark_call_ends();   // ranks whose streams are done have ended their call (memory_map.h)
   void reset_call_ends();  // every rank in its call again
-  bool try_start(int rank, Work& work, SyncResult& failure);
+  bool try_start(int rank, int stream, Work& work, SyncResult& failure);
   /// "NAME of rank R after rank R's call had ended ..." when [address, +bytes) is memory of a
   /// peer of `rank` whose call has ended (memory_map.h); "" otherwise.
   std::string ended_peer(int rank, DevAddr address, std::uint64_t bytes) const;
   bool all_idle() const;
+  // The memory model's ordering of plan steps (sim_device_order.cpp): what a step on (rank,
+  // stream) knows, a step done on its stream, and agreements of several streams (a collective,
+  // a barrier step) that join what they knew.
+  ptx::LaunchOrder order_of(int rank, int stream, const Work& work);
+  ptx::mm::Knowledge& stream_known(int rank, int stream);
+  void done(int rank, int stream, const Work& work);
+  /// Streams (rank, stream, the order of the meeting item at its head) that meet: each then knows
+  /// what all knew and the meeting items themselves.
+  void join_streams(const std::vector<std::tuple<int, int, std::uint32_t>>& streams);
+  /// A step's access as an agent of the memory model; false (and lost_ set) when it races.
+  bool step_access(int rank, int stream, const Work& work, const char* what,
+                   const std::vector<std::tuple<DevAddr, std::uint64_t, bool>>& ranges);
+  void forget_orders();
   void wrote(DevAddr address, std::uint64_t bytes) { machine_.notify_write(address, bytes); }
   std::string stream_waits() const;
 
@@ -132,6 +153,7 @@ class SimDevice final : public ExecDevice {
   std::uint64_t stall_jump_ns_ = 0;
   std::optional<SyncResult> lost_;  // after a fault the device stays failed, as a CUDA context
   std::string notes_;
+  std::vector<std::string> warnings_;  // the memory model's warnings of every call, once each
   int calls_ = 0;
   bool schedule_set_ = false;
 };

@@ -25,6 +25,8 @@ constexpr double kMinCallVirtualSeconds = 30;
 constexpr std::uint64_t kFirstJumpNs = 1'000;
 constexpr std::uint64_t kMaxJumpNs = 1'000'000'000;
 constexpr int kWaitLines = 6;
+// Memory-model warnings kept per sample (each names both accesses; the first few say enough).
+constexpr std::size_t kMaxWarnings = 4;
 
 std::string lane_budget_text(std::uint64_t budget) {
   return std::to_string(budget / 1'000'000) + " million lane-instructions";
@@ -48,13 +50,15 @@ bool SimDevice::all_idle() const {
 }
 
 // Starts (and for instantaneous work, finishes) the head of `work`'s stream. True when it is done.
-bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
+bool SimDevice::try_start(int rank, int stream_index, Work& work, SyncResult& failure) {
   Rank& state = ranks_[static_cast<std::size_t>(rank)];
+  const bool ordered = machine_.races() != nullptr;
   switch (work.kind) {
     case Work::Kind::launch:
       if (!work.started) {
         try {
           const auto& k = work.kernel;
+          if (ordered) machine_.set_launch_order(order_of(rank, stream_index, work));
           work.launch_id = machine_.launch(rank, k.kernel, {k.grid.x, k.grid.y, k.grid.z},
                                            {k.block.x, k.block.y, k.block.z},
                                            {k.cluster.x ? k.cluster.x : 1, k.cluster.y ? k.cluster.y : 1,
@@ -68,6 +72,7 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
       }
       return false;  // done when the machine says the launch finished
     case Work::Kind::memset:
+      if (ordered && !step_access(rank, stream_index, work, "memset", {{work.dst, work.bytes, true}})) return false;
       std::memset(reinterpret_cast<void*>(work.dst), work.value, work.bytes);
       wrote(work.dst, work.bytes);
       return true;
@@ -79,10 +84,15 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
           failure.race = true;
           return false;
         }
+      if (ordered && !step_access(rank, stream_index, work, "copy",
+                                  {{work.src, work.bytes, false}, {work.dst, work.bytes, true}}))
+        return false;
       std::memmove(reinterpret_cast<void*>(work.dst), reinterpret_cast<const void*>(work.src), work.bytes);
       wrote(work.dst, work.bytes);
       return true;
     case Work::Kind::fill: {
+      // The harness's fill before a call: nothing of this call touched it yet.
+      if (ordered) machine_.races()->forget(work.dst, work.bytes);
       auto* out = reinterpret_cast<std::uint8_t*>(work.dst);
       for (std::uint64_t at = 0; at < work.bytes; ++at)
         out[at] = static_cast<std::uint8_t>(work.pattern.value >> (8 * (at % work.pattern.unit_bytes)));
@@ -90,6 +100,16 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
       return true;
     }
     case Work::Kind::gemm:
+      if (ordered) {
+        // C is row-major with leading dimension ldc: m rows of n elements written.
+        const GemmCall& g = work.gemm;
+        const std::uint64_t element = dtype_size(g.c_dtype);
+        std::vector<std::tuple<DevAddr, std::uint64_t, bool>> rows;
+        for (std::int64_t row = 0; row < g.m; ++row)
+          rows.emplace_back(g.c + static_cast<std::uint64_t>(row * g.ldc) * element,
+                            static_cast<std::uint64_t>(g.n) * element, true);
+        if (!step_access(rank, stream_index, work, "gemm", rows)) return false;
+      }
       host_gemm(work.gemm);
       wrote(work.gemm.c, static_cast<std::uint64_t>(work.gemm.m) * static_cast<std::uint64_t>(work.gemm.ldc) *
                              dtype_size(work.gemm.c_dtype));
@@ -100,7 +120,12 @@ bool SimDevice::try_start(int rank, Work& work, SyncResult& failure) {
       event.at_ns = machine_.now_ns();
       return true;
     }
-    case Work::Kind::wait: return state.events[work.event].completed >= work.sequence;
+    case Work::Kind::wait: {
+      const Event& event = state.events[work.event];
+      if (event.completed < work.sequence) return false;
+      if (ordered && event.known) stream_known(rank, stream_index).join(*event.known, ptx::mm::Strength::ordered);
+      return true;
+    }
     case Work::Kind::delay:
       if (!work.started) {
         work.started = true;
@@ -140,10 +165,13 @@ bool SimDevice::advance() {
     // its peers' kernels and copy steps (memory_map.h). Marked before each rank's turn, so the
     // copies of a later rank in this pass see an earlier rank that just ended.
     mark_call_ends();
-    for (auto& queue : ranks_[static_cast<std::size_t>(rank)].streams)
+    auto& streams = ranks_[static_cast<std::size_t>(rank)].streams;
+    for (std::size_t s = 0; s < streams.size(); ++s) {
+      auto& queue = streams[s];
       while (!queue.empty()) {
         const bool was_started = queue.front().started;
-        if (!try_start(rank, queue.front(), failure)) {
+        if (!try_start(rank, static_cast<int>(s), queue.front(), failure)) {
+          if (lost_) return false;
           if (!failure.ok) {
             lost_ = failure;
             return false;
@@ -162,9 +190,11 @@ bool SimDevice::advance() {
             }
           break;
         }
+        done(rank, static_cast<int>(s), queue.front());
         queue.pop_front();
         changed = true;
       }
+    }
   }
   // Collectives whose every call has reached the head of its stream, and barriers every rank has
   // reached: they happen now, and their stream heads are done.
@@ -173,13 +203,45 @@ bool SimDevice::advance() {
       ++group;
       continue;
     }
+    // The memory model: the moves are one step agent's writes (after what every call knew), and
+    // the calls meet once they are done (each participant then knows what all knew).
+    std::vector<std::tuple<int, int, std::uint32_t>> met;
+    for (const auto& issued : group->second) {
+      const auto& queue = stream(issued.rank, issued.stream);
+      std::uint32_t last = queue.front().order;
+      for (const Work& item : queue) {
+        if (item.kind != Work::Kind::collective || item.group != group->first) break;
+        last = item.order;
+      }
+      met.emplace_back(issued.rank, issued.stream, last);
+    }
+    std::uint32_t mover = 0;
+    if (machine_.races()) {
+      // It starts knowing what every call knew; it is the first call's work item.
+      auto before = std::make_shared<ptx::mm::Knowledge>();
+      for (const auto& issued : group->second) before->join(stream_known(issued.rank, issued.stream), ptx::mm::Strength::ordered);
+      const auto& first = group->second.front();
+      ptx::LaunchOrder order = order_of(first.rank, first.stream, stream(first.rank, first.stream).front());
+      order.before = std::move(before);
+      mover = machine_.add_step_agent(order, first.rank, "collective");
+    }
+    bool raced = false;
     try {
-      run_moves_on_host(plan_collective_moves(group->second, world_),
-                        [&](DevAddr address, std::uint64_t bytes) { wrote(address, bytes); });
+      run_moves_on_host(plan_collective_moves(group->second, world_), [&](DevAddr address, std::uint64_t bytes) {
+        if (mover && !raced && !machine_.step_access(mover, address, bytes, true)) raced = true;
+        wrote(address, bytes);
+      });
     } catch (const Error& error) {
       lost_ = SyncResult{false, false, group->second.front().rank, error.what()};
       return false;
     }
+    if (raced) {
+      SyncResult raced_call{false, false, group->second.front().rank, machine_.race_findings().back().message};
+      raced_call.race = true;
+      lost_ = raced_call;
+      return false;
+    }
+    join_streams(met);
     for (const auto& issued : group->second) {
       auto& queue = stream(issued.rank, issued.stream);
       while (!queue.empty() && queue.front().kind == Work::Kind::collective && queue.front().group == group->first)
@@ -194,10 +256,16 @@ bool SimDevice::advance() {
       ++generation;
       continue;
     }
-    for (int rank = 0; rank < world_; ++rank)
-      for (auto& queue : ranks_[static_cast<std::size_t>(rank)].streams)
-        if (!queue.empty() && queue.front().kind == Work::Kind::barrier && queue.front().group == generation->first)
-          queue.pop_front();
+    std::vector<std::tuple<int, int, std::uint32_t>> met;
+    for (int rank = 0; rank < world_; ++rank) {
+      auto& streams = ranks_[static_cast<std::size_t>(rank)].streams;
+      for (std::size_t s = 0; s < streams.size(); ++s)
+        if (!streams[s].empty() && streams[s].front().kind == Work::Kind::barrier &&
+            streams[s].front().group == generation->first)
+          met.emplace_back(rank, static_cast<int>(s), streams[s].front().order);
+    }
+    join_streams(met);
+    for (const auto& [rank, s, order] : met) stream(rank, s).pop_front();
     generation = barrier_arrived_.erase(generation);
     changed = true;
   }
@@ -234,6 +302,8 @@ SyncResult SimDevice::synchronize(double timeout_s) {
   ++calls_;
   notes_.clear();
   machine_.clear_undefined_note();
+  machine_.begin_call();
+  for (auto& rank : ranks_) rank.known.clear();
   reset_call_ends();
   const std::uint64_t start_ns = machine_.now_ns();
   const double seconds = std::max(timeout_s, kMinCallVirtualSeconds);
@@ -259,10 +329,15 @@ SyncResult SimDevice::synchronize(double timeout_s) {
     switch (run.kind) {
       case ptx::RunResult::Kind::launches_done:
         for (std::uint64_t id : run.finished)
-          for (auto& rank : ranks_)
-            for (auto& queue : rank.streams)
-              if (!queue.empty() && queue.front().kind == Work::Kind::launch && queue.front().launch_id == id)
-                queue.pop_front();
+          for (int rank = 0; rank < world_; ++rank) {
+            auto& streams = ranks_[static_cast<std::size_t>(rank)].streams;
+            for (std::size_t s = 0; s < streams.size(); ++s)
+              if (!streams[s].empty() && streams[s].front().kind == Work::Kind::launch &&
+                  streams[s].front().launch_id == id) {
+                done(rank, static_cast<int>(s), streams[s].front());
+                streams[s].pop_front();
+              }
+          }
         jump = kFirstJumpNs;
         continue;
       case ptx::RunResult::Kind::fault: {
@@ -305,7 +380,12 @@ SyncResult SimDevice::synchronize(double timeout_s) {
                 stream_waits());
   }
   notes_ = machine_.undefined_note();
+  forget_orders();
   reset_call_ends();
+  for (const auto& finding : machine_.race_findings())
+    if (finding.warning && warnings_.size() < kMaxWarnings &&
+        std::find(warnings_.begin(), warnings_.end(), finding.message) == warnings_.end())
+      warnings_.push_back(finding.message);
   return {};
 }
 

@@ -22,6 +22,7 @@ std::unique_ptr<pkb::harness::ExecDevice> make_sim_device(const pkb::harness::Wo
   options.world = request.world;
   options.schedule_seed = schedule_seed(request);
   options.call_lane_budget = request.call_lane_budget;
+  options.memory_model = request.memory_model == "sc" ? pkb::ptx::MemoryModel::sc : pkb::ptx::MemoryModel::ptx;
   return std::make_unique<pkb::harness::SimDevice>(options);
 }
 

@@ -16,7 +16,7 @@ namespace pkb::cli {
 
 std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
-    std::string problem, solution, plan, arch, work_dir, device = "auto";
+    std::string problem, solution, plan, arch, work_dir, device = "auto", memory_model = "ptx";
     SettingFlags setting;
     int trials = 5;
     double compile_timeout = 120, run_timeout = 600;
@@ -32,6 +32,7 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   app.add_option("--device", flags->device,
                  "Who judges: auto (the GPU, else the simulated node), gpu, or sim (the PTX run on the "
                  "CPU: a verdict, no timing) (default auto)");
+  app.add_option("--memory-model", flags->memory_model, kMemoryModelHelp);
   app.add_option("--compile-timeout", flags->compile_timeout, "Seconds before NVRTC is stopped (default 120)")->check(CLI::PositiveNumber);
   app.add_option("--run-timeout", flags->run_timeout, "Seconds before the GPU worker is killed (default 600)")->check(CLI::PositiveNumber);
   app.add_option("--work-dir", flags->work_dir, "Keep the cubin, PTX and worker files here (default: a temporary folder)");
@@ -57,7 +58,8 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
       throw UsageError("--plan " + flags->plan + ": no such file");
     if (!std::filesystem::exists(flags->solution)) throw UsageError(flags->solution + ": no such file");
     const auto candidate = eval::load_candidate(flags->solution, flags->plan);
-    const auto target = eval::choose_target(flags->arch, request.world, device_choice(flags->device));
+    auto target = eval::choose_target(flags->arch, request.world, device_choice(flags->device));
+    target.memory_model = memory_model_choice(flags->memory_model);
     if (target.sim && !flags->setting.dims_given()) request.dims = spec.test_dims;
     const auto outcome = eval::evaluate(candidate, request, target);
     if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";

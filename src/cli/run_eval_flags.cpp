@@ -28,6 +28,7 @@ void add_eval_flags(CLI::App& app, EvalFlags& flags) {
   app.add_option("--device", flags.device,
                  "Who judges: auto (the GPUs, else the simulated node), gpu, or sim (the candidate's "
                  "PTX run on the CPU: verdicts, no timing) (default auto)");
+  app.add_option("--memory-model", flags.memory_model, kMemoryModelHelp);
   app.add_flag("--no-timing", flags.no_timing, "Check correctness only (no speedups)");
   app.add_flag("--no-cache", flags.no_cache, "Compile even when the compile cache has the source");
 }
@@ -50,6 +51,7 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
   settings.run_timeout_s = flags.run_timeout_s;
   if (!flags.no_cache) settings.cache_dir = eval::default_cache_dir();
   settings.target = eval::choose_target(flags.arch, max_world, device_choice(flags.device));
+  settings.target.memory_model = memory_model_choice(flags.memory_model);
   settings.cancel = cancel;
   if (settings.target.sim) {
     if (!dims_given)
@@ -61,6 +63,17 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
                  command, settings.target.no_gpu_reason);
   }
   return settings;
+}
+
+const char* const kMemoryModelHelp =
+    "How the simulated node judges memory ordering: ptx (every access checked against the PTX memory "
+    "model; a data race between threads, blocks or ranks is incorrect) or sc (sequentially consistent, "
+    "no race check) (default ptx)";
+
+std::string memory_model_choice(const std::string& model) {
+  if (model != "ptx" && model != "sc")
+    throw UsageError("--memory-model " + model + ": expected ptx or sc");
+  return model;
 }
 
 eval::DeviceChoice device_choice(const std::string& device) {
@@ -84,6 +97,7 @@ std::string eval_flags_text(const EvalFlags& flags) {
                      std::to_string(flags.compile_jobs);
   if (!flags.arch.empty()) text += " --arch " + flags.arch;
   if (flags.device != "auto") text += " --device " + flags.device;
+  if (flags.memory_model != "ptx") text += " --memory-model " + flags.memory_model;
   return text + (flags.no_timing ? " --no-timing" : "") + (flags.no_cache ? " --no-cache" : "");
 }
 

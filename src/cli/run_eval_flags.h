@@ -18,6 +18,7 @@ struct EvalFlags {
   int trials = 5, compile_jobs = 2;
   std::string arch;
   std::string device = "auto";  // --device auto|gpu|sim
+  std::string memory_model = "ptx";  // --memory-model ptx|sc
   double compile_timeout_s = 120, run_timeout_s = 600;
   bool no_timing = false, no_cache = false;
 };
@@ -36,6 +37,9 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
 
 /// --device auto|gpu|sim as a choice (UsageError naming the flag for anything else).
 eval::DeviceChoice device_choice(const std::string& device);
+/// --memory-model: the help line, and the value checked (UsageError naming the flag).
+extern const char* const kMemoryModelHelp;
+std::string memory_model_choice(const std::string& model);
 
 /// The environment, hardware key and problem-set hash for run.json (`target`: who judges).
 run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& specs, int max_world,

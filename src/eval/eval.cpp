@@ -1,26 +1,13 @@
 // evaluate: format, compile, plan, then the GPU, the simulated node, or `compiled`.
 #include "src/eval/eval.h"
 
-#include <set>
 #include <sstream>
 
 #include "harness/plan/plan_resolve.h"
 #include "src/eval/eval_run.h"
-#include "src/eval/scope_lint.h"
 
 namespace pkb::eval {
 namespace {
-
-/// Kernels the plan hands another rank's memory: peers(), multicast() or the signal pad.
-std::set<std::string> peer_kernels(const plan::ResolvedPlan& plan) {
-  std::set<std::string> names;
-  for (const auto& step : plan.steps)
-    for (const auto& arg : step.kernel.args)
-      if (step.op == plan::StepOp::kernel &&
-          (arg.kind == plan::ArgKind::peers || arg.kind == plan::ArgKind::multicast || arg.kind == plan::ArgKind::signals))
-        names.insert(step.kernel.kernel);
-  return names;
-}
 
 /// The first error line of an NVRTC log, for the one-line message.
 std::string first_error(const std::string& log) {
@@ -76,7 +63,6 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   }
   outcome.plan_steps = static_cast<int>(plans[0].steps.size());
   outcome.library_steps = plan::library_steps(plans[0]);
-  outcome.warnings = gpu_scope_warnings(outcome.compile.ptx, peer_kernels(plans[0]));
 
   if (!target.runs()) {
     outcome.status = results::SampleStatus::compiled;

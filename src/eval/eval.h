@@ -47,6 +47,7 @@ struct Target {
   bool gpu = false;            // an NVIDIA GPU is visible: the candidate runs on it
   bool sim = false;            // the simulated node judges it (pkb-sim-worker)
   std::string no_gpu_reason;   // why not on a GPU, for the `compiled` message and the records
+  std::string memory_model = "ptx";  // the simulated node's: ptx (checked) or sc (--memory-model)
   int gpu_count = 0;
   std::string gpu_name;
 
@@ -80,7 +81,9 @@ struct EvalOutcome {
   std::string message;  // one line
   compile::CompileResult compile;
   std::vector<std::string> library_steps;
-  std::vector<std::string> warnings;  // advice that does not change the status (scope_lint.h)
+  // Advice that does not change the status: the simulated node's memory-model warnings (a
+  // reader that polls a flag without an acquire; harness/ptx/memory_model/README.md).
+  std::vector<std::string> warnings;
   int plan_steps = 0;
   nlohmann::json run;   // the worker's result when the candidate ran; null otherwise
   /// The speed-of-light judgement of a correct, timed run (src/sol/judge.h): sol_ms, sol_fraction,

@@ -61,6 +61,7 @@ void run_on_device(const Candidate& candidate, const EvalRequest& request, const
   for (int trial = 0; trial < request.trials; ++trial) worker.trial_seeds.push_back(seed(entropy));
   worker.timing_seed = seed(entropy);
   worker.timing = request.time;
+  worker.memory_model = target.memory_model;
   harness::WorkerRunOptions options;
   options.deadline_s = request.run_timeout_s;
   // The GPU worker probes the GPUs itself; the target only decided that there are some.
@@ -72,6 +73,8 @@ void run_on_device(const Candidate& candidate, const EvalRequest& request, const
   if (result.status == harness::WorkerStatus::not_executed)
     outcome.message = "not executed on the simulated node, so no verdict (a GPU judges it): " + result.message;
   if (!result.library_steps.empty()) outcome.library_steps = result.library_steps;
+  if (result.simulation)
+    outcome.warnings.insert(outcome.warnings.end(), result.simulation->warnings.begin(), result.simulation->warnings.end());
   outcome.run = nlohmann::json::parse(harness::result_to_json(result));
   if (outcome.status == results::SampleStatus::correct && result.timing) judge_speed_of_light(request, outcome);
 }
