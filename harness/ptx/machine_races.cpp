@@ -104,13 +104,20 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
   const mm::AgentPlace& a = races_->place(first.agent);
   const mm::AgentPlace& b = races_->place(second.agent);
   const bool ranks = a.rank != b.rank;
-  const bool blocks = !ranks && (a.cta != b.cta || a.cta == 0);
-  const std::string distance = ranks ? "rank " + std::to_string(a.rank) + " and rank " + std::to_string(b.rank)
+  const bool step = a.cta == 0 || b.cta == 0;  // a plan step (memset, copy, gemm, collective)
+  const bool blocks = !ranks && !step && a.cta != b.cta;
+  const std::string distance = ranks    ? "rank " + std::to_string(a.rank) + " and rank " + std::to_string(b.rank)
+                               : step   ? "a plan step and a kernel of rank " + std::to_string(a.rank)
                                : blocks ? "two blocks of rank " + std::to_string(a.rank)
                                         : "two warps of one block";
   std::string why, fix;
   const auto scope_of = [](const mm::Stamp& s) { return static_cast<Scope>((s.bits >> mm::kScopeShift) & 7); };
-  if (finding.strength == mm::Strength::unacquired) {
+  if (finding.alias) {
+    why = "the memory is reached through its multicast address and its unicast address, and no fence.proxy.alias "
+          "orders the two (the PTX ISA asks for one between accesses through different virtual aliases)";
+    fix = "pkb::barrier_block and pkb::barrier_grid include one; otherwise call pkb::fence_proxy_alias() between "
+          "the last access through one address and the first through the other";
+  } else if (finding.strength == mm::Strength::unacquired) {
     why = "the reader saw the writer's release with a relaxed or volatile load but never acquired it, so the PTX "
           "memory model does not order the write before the read";
     fix = "poll with ld.acquire.sys (pkb::ld_acquire_sys, pkb::wait_until_ge) or put __threadfence_system() after "
@@ -128,6 +135,7 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
     }
     fix = ranks ? "use a system-scope release and acquire: pkb::st_release_sys or __threadfence_system() before "
                   "the flag store, pkb::ld_acquire_sys (pkb::wait_until_ge) to read the flag, or pkb::barrier_block"
+          : step ? "order the step and the kernel: the same stream, or an event the later one waits for"
           : blocks ? "release with __threadfence() (or st.release.gpu) before the flag and read the flag with "
                      "ld.acquire.gpu (or a fence after it); .cta scope does not reach another block"
                    : "put __syncthreads() between them";

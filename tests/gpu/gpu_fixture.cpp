@@ -100,6 +100,7 @@ harness::WorkerResult eval_answer(const fs::path& answer, const EvalOptions& opt
     request.trial_seeds.push_back(static_cast<int>(random() % 1000000) + 1);
   if (!options.trial_seeds.empty()) request.trial_seeds = options.trial_seeds;
   request.schedule_seed = options.schedule_seed;
+  request.memory_model = options.memory_model;
   request.timing_seed = static_cast<int>(random() % 1000000) + 1000000;
   request.timing = options.timing;
   request.call_timeout_s = options.call_timeout_s;

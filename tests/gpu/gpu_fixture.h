@@ -30,6 +30,7 @@ struct EvalOptions {
   bool simulated = false;          // pkb-sim-worker: the simulated node (compiled with multicast)
   std::uint64_t schedule_seed = 0;  // the simulated node's schedules; 0: derived from the seeds
   std::vector<int> trial_seeds;     // empty: secret random ones
+  std::string memory_model = "ptx";  // the simulated node's: ptx or sc
 };
 
 /// The problem folder an answer file is for: problems/NNN_* for a file named NNN_*.md.

@@ -58,6 +58,11 @@ __device__ __forceinline__ void fence_acq_rel_sys() {
   asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
 
+/// Orders this thread's accesses to memory it reaches through two addresses (a multicast address
+/// and the unicast one of the same bytes): the PTX ISA asks for it between such accesses, even
+/// when a barrier or a release/acquire already orders them. barrier_block and barrier_grid call it.
+__device__ __forceinline__ void fence_proxy_alias() { asm volatile("fence.proxy.alias;" ::: "memory"); }
+
 /// 16-byte load; p must be 16-byte aligned. Plain (weak): use it for data that nobody writes
 /// while this kernel runs, or that a barrier or an acquire has already ordered.
 __device__ __forceinline__ uint4 load128(const void* p) { return *static_cast<const uint4*>(p); }

@@ -4,7 +4,10 @@
 //   ld_reduce: one load returns the sum over every rank's copy, reduced in the switch.
 //   st:        one store writes every rank's copy.
 //   red:       one reduction adds into every rank's copy.
-// All are .relaxed.sys: order them with barrier_block / st_release_sys like any peer access.
+// All are .relaxed.sys: order them with barrier_block / st_release_sys like any peer access. Memory
+// reached both here and through its unicast address (a copy step, peers(), a plain store) also
+// needs fence_proxy_alias() between the two kinds of access (the PTX ISA's rule for virtual
+// aliases); barrier_block and barrier_grid include it.
 // mc must be 16-byte aligned and point into a multicast buffer.
 #pragma once
 

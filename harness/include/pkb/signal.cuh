@@ -76,7 +76,9 @@ __device__ __forceinline__ void barrier_block(const SignalPad& pad, int slot) {
   detail::check_slot(slot);
   unsigned* const epoch_word = pad.rank_pad(pad.rank) + kBarrierEpochBase + slot;
   // The block's writes happen before the release stores below: __syncthreads orders them before
-  // the signalling threads, and a release is cumulative over what its thread has observed.
+  // the signalling threads, and a release is cumulative over what its thread has observed. The
+  // alias fence orders them for a later access through the other address of multicast memory.
+  fence_proxy_alias();
   __syncthreads();
   const unsigned epoch = ld_relaxed_sys(epoch_word) + 1;
   // Thread r signals and waits for rank r, so the W round trips overlap.
@@ -95,6 +97,7 @@ __device__ __forceinline__ void barrier_block(const SignalPad& pad, int slot) {
 /// emulated ranks every rank's grid must also fit beside the others (size grids by ctx.num_sms).
 __device__ __forceinline__ void barrier_grid(const SignalPad& pad, int slot) {
   detail::check_slot(slot);
+  fence_proxy_alias();  // as in barrier_block
   __syncthreads();
   if (thread_rank_in_block() == 0) {
     unsigned* const own = pad.rank_pad(pad.rank);
