@@ -120,8 +120,9 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
   } else if (finding.strength == mm::Strength::unacquired) {
     why = "the reader saw the writer's release with a relaxed or volatile load but never acquired it, so the PTX "
           "memory model does not order the write before the read";
-    fix = "poll with ld.acquire.sys (pkb::ld_acquire_sys, pkb::wait_until_ge) or put __threadfence_system() after "
-          "the poll";
+    fix = ranks ? "poll with ld.acquire.sys (pkb::ld_acquire_sys, pkb::wait_until_ge) or put __threadfence_system() "
+                  "after the poll"
+                : "poll with ld.acquire.gpu or put __threadfence() after the poll";
   } else {
     const bool strong_pair = (first.bits & mm::kStrong) && (second.bits & mm::kStrong);
     if (finding.strength == mm::Strength::narrow || strong_pair) {
@@ -136,8 +137,9 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
     fix = ranks ? "use a system-scope release and acquire: pkb::st_release_sys or __threadfence_system() before "
                   "the flag store, pkb::ld_acquire_sys (pkb::wait_until_ge) to read the flag, or pkb::barrier_block"
           : step ? "order the step and the kernel: the same stream, or an event the later one waits for"
-          : blocks ? "release with __threadfence() (or st.release.gpu) before the flag and read the flag with "
-                     "ld.acquire.gpu (or a fence after it); .cta scope does not reach another block"
+          : blocks ? std::string("release with __threadfence() (or st.release.gpu) before the flag and read the flag "
+                                 "with ld.acquire.gpu (or __threadfence() after reading it)") +
+                         (finding.strength == mm::Strength::narrow ? "; .cta scope does not reach another block" : "")
                    : "put __syncthreads() between them";
   }
   const char* kind = finding.strength == mm::Strength::unacquired ? "warning: consumer without acquire"

@@ -88,14 +88,22 @@ void RaceDetector::fence(std::uint32_t agent, Scope scope) {
   // Acquire: a strong read before this fence that saw a release completes an acquire pattern
   // when the release's first operation and this fence are morally strong.
   auto kept = a.pending.begin();
-  for (auto& release : a.pending) {
-    if (includes(release.scope, release.agent, agent) && includes(scope, agent, release.agent))
+  for (auto& [release, observed] : a.pending) {
+    if (includes(release.scope, release.agent, agent) && includes(scope, agent, release.agent)) {
       learn(a, release, Strength::ordered);
-    else
-      *kept++ = std::move(release);
+      remember(a, observed);
+    } else {
+      *kept++ = {std::move(release), observed};
+    }
   }
   a.pending.erase(kept, a.pending.end());
   a.fences[fence_slot(scope)] = snapshot(agent, scope);
+}
+
+void RaceDetector::remember(Agent& agent, const Observed& observed) {
+  if (observed.agent == 0) return;
+  if (agent.acquired_writes.size() >= kSeenCache * 4) agent.acquired_writes.erase(agent.acquired_writes.begin());
+  agent.acquired_writes.push_back(observed);
 }
 
 Strength RaceDetector::known_at(const Agent& reader, const Stamp& event) const {
@@ -142,7 +150,12 @@ bool RaceDetector::check(const Agent& reader, const Stamp& earlier, const Stamp&
   } else if (morally_strong(earlier, later)) {
     return false;
   }
-  const Strength strength = earlier.agent == later.agent ? Strength::ordered : known_at(reader, earlier);
+  Strength strength = earlier.agent == later.agent ? Strength::ordered : known_at(reader, earlier);
+  if (strength != Strength::ordered && (earlier.bits & kWriteBit))
+    for (const Observed& seen : reader.acquired_writes)
+      if (seen.agent == earlier.agent && seen.epoch == earlier.epoch && address >= seen.address &&
+          address < seen.address + seen.bytes)
+        strength = Strength::ordered;
   const bool alias = strength == Strength::ordered;
   if (alias && alias_ordered(earlier, later)) return false;
   // One finding per pair of instructions and strength: a loop over a buffer races once.
@@ -161,7 +174,8 @@ const Finding* RaceDetector::access(std::uint32_t agent, std::uint64_t address, 
   if (op.strong && op.read) observe(agent, address, bytes, op);
   Stamp stamp;
   stamp.agent = agent;
-  stamp.epoch = a.epoch;
+  // A release operation's own access belongs to the release: whoever acquires it knows it.
+  stamp.epoch = op.instr && a.op_instr == op.instr ? a.op_release.epoch : a.epoch;
   stamp.pc = op.pc;
   stamp.lane = op.lane;
   stamp.bits = static_cast<std::uint8_t>((op.strong ? kStrong : 0) | static_cast<int>(op.scope) << kScopeShift |
@@ -198,6 +212,11 @@ void RaceDetector::observe(std::uint32_t agent, std::uint64_t address, std::uint
   if (a.seen.size() >= kSeenCache) a.seen.erase(a.seen.begin());
   a.seen.push_back(key);
   const bool same_bytes = slot->second.size == bytes;
+  Observed observed{address, bytes, 0, 0};
+  if (const Cell* cell = shadow_.cell(address)) {
+    observed.agent = cell->write.agent;
+    observed.epoch = cell->write.epoch;
+  }
   for (const Release& release : slot->second.releases) {
     if (release.agent == agent) continue;
     const bool writer_reaches = same_bytes && includes(release.scope, release.agent, agent);
@@ -206,9 +225,10 @@ void RaceDetector::observe(std::uint32_t agent, std::uint64_t address, std::uint
       learn(a, release, Strength::narrow);
     } else if (op.acquire) {
       learn(a, release, Strength::ordered);
+      remember(a, observed);
     } else {
       learn(a, release, Strength::unacquired);
-      if (a.pending.size() < kMaxPending) a.pending.push_back(release);
+      if (a.pending.size() < kMaxPending) a.pending.push_back({release, observed});
     }
   }
 }
@@ -219,13 +239,23 @@ void RaceDetector::publish(std::uint32_t agent, std::uint64_t address, std::uint
   if (op.instr && a.op_instr == op.instr) carried.push_back(a.op_release);
   for (const Release& fence : a.fences)
     if (fence.agent != 0) carried.push_back(fence);
-  if (!op.rmw && carried.empty()) {
-    sync_.erase(address);  // a plain strong store ends the release sequence
+  auto found = sync_.find(address);
+  if (!op.rmw && carried.empty() && found == sync_.end()) return;
+  SyncSlot& slot = found != sync_.end() ? found->second : sync_[address];
+  ++slot.version;
+  if (slot.size != bytes) {
+    slot.releases.clear();
+  } else if (!op.rmw) {
+    // A plain strong store ends other agents' release sequences on this location; the agent's own
+    // earlier release stays a release pattern with this later strong write (PTX ISA 8.8).
+    slot.releases.erase(std::remove_if(slot.releases.begin(), slot.releases.end(),
+                                       [&](const Release& r) { return r.agent != agent; }),
+                        slot.releases.end());
+  }
+  if (slot.releases.empty() && carried.empty()) {
+    sync_.erase(address);
     return;
   }
-  SyncSlot& slot = sync_[address];
-  ++slot.version;
-  if (!op.rmw || slot.size != bytes) slot.releases.clear();
   slot.size = static_cast<std::uint8_t>(std::min<std::uint32_t>(bytes, 255));
   for (Release& release : carried) {
     // An agent's newer release at the same scope covers its older one.

@@ -101,6 +101,11 @@ class RaceDetector {
     std::uint32_t agent = 0, epoch = 0;
     Scope scope = Scope::none;
   };
+  // The write a strong read read from: the acquirer's later accesses to it are ordered after it.
+  struct Observed {
+    std::uint64_t address = 0;
+    std::uint32_t bytes = 0, agent = 0, epoch = 0;
+  };
   struct Agent {
     AgentPlace place;
     std::uint32_t epoch = 1;
@@ -110,7 +115,8 @@ class RaceDetector {
     Release fences[3];                    // the latest fence release at cta (and cluster), gpu, sys
     Release op_release;
     const void* op_instr = nullptr;
-    std::vector<Release> pending;         // seen by strong reads, not yet acquired
+    std::vector<std::pair<Release, Observed>> pending;  // seen by strong reads, not yet acquired
+    std::vector<Observed> acquired_writes;  // the writes its acquires read from (observation order)
     std::vector<std::pair<std::uint64_t, std::uint32_t>> seen;  // (address, version) observed
   };
   struct SyncSlot {
@@ -127,6 +133,7 @@ class RaceDetector {
   Release snapshot(std::uint32_t agent, Scope scope);
   Knowledge& mutable_known(Agent& agent);
   void learn(Agent& agent, const Release& release, Strength strength);
+  void remember(Agent& agent, const Observed& observed);
   Strength known_at(const Agent& reader, const Stamp& event) const;
   bool morally_strong(const Stamp& a, const Stamp& b) const;
   bool alias_ordered(const Stamp& earlier, const Stamp& later) const;
