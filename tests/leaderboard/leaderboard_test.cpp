@@ -82,7 +82,7 @@ TEST(Leaderboard, MarkdownHasOneTablePerGroupWithIntervals) {
   EXPECT_NE(markdown.find("## 8x NVIDIA H100, W 8"), std::string::npos);
   EXPECT_NE(markdown.find("## 8x NVIDIA H200, W 4"), std::string::npos);
   EXPECT_NE(markdown.find("## 8x NVIDIA H200, W 8"), std::string::npos);
-  EXPECT_NE(markdown.find("| 1 | replay:model\\-a | 8x NVIDIA H200 | 8 | bf16 | 4 | [0.75 ["),
+  EXPECT_NE(markdown.find("| 1 | replay:model\\-a | bf16, dims test, 1 turn, 2026\\-11\\-30 | 2/2 | 4 | [0.75 ["),
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("<a id=\"g2-r1\"></a>"), std::string::npos);
@@ -90,7 +90,7 @@ TEST(Leaderboard, MarkdownHasOneTablePerGroupWithIntervals) {
 
 // The `turns` run (tests/score/turn_score_test.cpp has its values by hand) joins model-a and
 // model-b on 8x H200, W 8: that group alone gets the by-turn table and chart, and the runs of one
-// turn show their one value. In the chart, x = 50 + 400 (t - 1) / 2 and y = 20 + 260 (1 - value).
+// turn show their one value. In the chart, x = 50 + 570 (t - 1) / 2 and y = 20 + 260 (1 - value).
 TEST(Leaderboard, ShowsPassAndFastByTurnWhereARunHasTurns) {
   const Leaderboard board = build_leaderboard(test::copy_tree_with_turns(), 1, 100);
   ASSERT_EQ(board.groups.size(), 3u);
@@ -116,8 +116,8 @@ TEST(Leaderboard, ShowsPassAndFastByTurnWhereARunHasTurns) {
   EXPECT_NE(html.find("data-metric=\"pass@1\" fill=\"none\" stroke-width=\"2\" "
                       "stroke-dasharray=\"none\""),
             std::string::npos);
-  EXPECT_NE(html.find("points=\"50.0,215.0 250.0,117.5 450.0,85.0\""), std::string::npos) << html;
-  EXPECT_NE(html.find("points=\"50.0,247.5 250.0,150.0 450.0,117.5\""), std::string::npos) << html;
+  EXPECT_NE(html.find("points=\"50.0,215.0 335.0,117.5 620.0,85.0\""), std::string::npos) << html;
+  EXPECT_NE(html.find("points=\"50.0,247.5 335.0,150.0 620.0,117.5\""), std::string::npos) << html;
   EXPECT_NE(html.find("<title>replay:fixture-turns: fast_1@1 after turn 2 = 0.50</title>"),
             std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
