@@ -19,7 +19,7 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse;margin:8px 0 20px;max-width:100%}"
     "th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;font-size:13px}"
     "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-    "td.name{overflow-wrap:anywhere;min-width:9em}td.unranked{color:#777}"
+    "td.name{overflow-wrap:anywhere;min-width:9em}tr.unranked td{color:#666}"
     "th{background:#f0f0f0}a{color:#0645ad;text-decoration:none}"
     "svg{max-width:100%;height:auto;display:block}"
     "h2{border-bottom:2px solid #444;margin-top:36px}.note{color:#555;font-size:13px}";

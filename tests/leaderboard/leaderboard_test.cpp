@@ -12,6 +12,8 @@
 #include "src/common/error.h"
 #include "src/leaderboard/cells.h"
 #include "src/leaderboard/escape.h"
+#include "src/leaderboard/problem_map.h"
+#include "tests/leaderboard/synthetic_runs.h"
 #include "tests/score/fixture.h"
 
 namespace pkb::leaderboard {
@@ -186,6 +188,133 @@ TEST(Leaderboard, NamesTheInvalidDirectory) {
               (root / "h200" / "model-b").string() +
                   "/samples.jsonl:1: not valid JSON (a corrupt record; remove or repair the line)");
   }
+}
+
+
+// Fair ranking: a full run of a weak model and partial runs of strong ones on 8x H200. Ranked on
+// their own problems, the partial runs would come first; the table ranks on the 87 problems, so
+// only the full run is ranked and the partial ones follow, unranked, with what they lack.
+std::filesystem::path partial_runs_tree(int samples) {
+  const std::filesystem::path root = test::copy_fixture("tree").parent_path() / "partial";
+  const std::string gpu = "8x NVIDIA H200";
+  test::write_synthetic_run(root, {"full", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87, samples, 30});
+  test::write_synthetic_run(root, {"first-40", "anthropic:claude-sonnet-4-5", gpu, 1, 40, samples, 95});
+  test::write_synthetic_run(root, {"first-60", "google:gemini-3-pro", gpu, 1, 60, samples, 90});
+  test::write_synthetic_run(root, {"full-large", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87,
+                                   samples, 20, "2026-11-24T08:00:00Z", "large"});
+  test::write_synthetic_run(root, {"sim-cut", "replay:examples/replay", "simulated node", 1, 87, samples, 60,
+                                   "2026-11-21T09:00:00Z", "test", 5});
+  return root;
+}
+
+TEST(Leaderboard, RanksOnlyRowsThatJudgedEveryProblemOfTheTable) {
+  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 50);
+  ASSERT_EQ(board.groups.size(), 2u);
+  const Group& gpu = board.groups[0];
+  ASSERT_EQ(gpu.entries.size(), 4u);
+  EXPECT_EQ(gpu.problems.size(), 87u);
+  EXPECT_EQ(ranked_count(gpu), 2u);
+  EXPECT_EQ(gpu.entries[0].model, "openai:gpt-5.1-codex-max-2026-11-20-preview");
+  EXPECT_EQ(gpu.entries[1].model, "openai:gpt-5.1-codex-max-2026-11-20-preview");
+  EXPECT_EQ(gpu.entries[2].model, "google:gemini-3-pro");  // more problems first among the unranked
+  EXPECT_FALSE(gpu.entries[2].ranked);
+  EXPECT_EQ(gpu.entries[2].coverage.judged.size(), 60u);
+  EXPECT_EQ(gpu.entries[3].coverage.lacking.size(), 47u);
+  // The partial runs' own means are higher: they would have been first.
+  EXPECT_GT(*gpu.entries[3].score.overall.find("pass@1")->value, *gpu.entries[0].score.overall.find("pass@1")->value);
+
+  const std::string markdown = render_markdown(board), html = render_html(board);
+  EXPECT_NE(markdown.find("Ranks on 87 problems \\(001\\-087\\): every problem a row judged\\. 2 rows lack some "
+                          "of them and are listed unranked, below\\."),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| unranked | anthropic:claude\\-sonnet\\-4\\-5 | bf16, dims test, 1 turn, 2026\\-11\\-20 | "
+                          "40/87, lacks 041\\-087 | 40 |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| 1 | openai:gpt\\-5\\.1\\-codex\\-max\\-2026\\-11\\-20\\-preview | bf16, dims test, 1 turn, "
+                          "2026\\-11\\-20 | 87/87 |"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">unranked</td><td class=\"name\">google:gemini-3-pro</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">60/87<br><span class=\"note\">lacks 061-087</span></td>"), std::string::npos);
+  EXPECT_NE(html.find("only rows that judged all of them are ranked"), std::string::npos);
+}
+
+// Rows of one model differ in dims and date: each says so.
+TEST(Leaderboard, EachRowSaysWhatTellsItApartFromItsModelsOtherRows) {
+  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 50);
+  const Group& gpu = board.groups[0];
+  EXPECT_EQ(gpu.entries[0].run, "bf16, dims test, 1 turn, 2026-11-20");
+  EXPECT_EQ(gpu.entries[1].run, "bf16, dims large, 1 turn, 2026-11-24");
+}
+
+TEST(Leaderboard, ShowsEachMetricOnceAndOnlyTheKsTheRunsSupport) {
+  const Leaderboard one = build_leaderboard(partial_runs_tree(1), 1, 20);
+  EXPECT_EQ(table_metrics(one.groups[0]),
+            (std::vector<std::string>{"pass@1", "fast_1@1", "fast_1.5@1", "geomean_speedup", "median_sol_fraction"}));
+  EXPECT_EQ(table_metrics(one.groups[1]), (std::vector<std::string>{"pass@1"})) << "simulated: nothing timed";
+  const std::string html = render_html(one);
+  EXPECT_NE(html.find("<th>samples</th><th>pass@1</th><th>fast_1@1</th>"), std::string::npos);
+  const Leaderboard three = build_leaderboard(partial_runs_tree(3), 1, 20);
+  EXPECT_EQ(table_metrics(three.groups[0])[1], "pass@3");
+  EXPECT_EQ(table_metrics(three.groups[0])[2], "fast_1@3");
+}
+
+TEST(Leaderboard, DrawsAModelsByProblemsMapPerTable) {
+  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 20);
+  const std::string html = render_html(board);
+  std::size_t maps = 0, cells = 0;
+  for (std::size_t at = html.find("<svg class=\"problem-map\""); at != std::string::npos;
+       at = html.find("<svg class=\"problem-map\"", at + 1))
+    ++maps;
+  for (std::size_t at = html.find("<rect class=\"cell\""); at != std::string::npos; at = html.find("<rect class=\"cell\"", at + 1))
+    ++cells;
+  EXPECT_EQ(maps, 2u);
+  EXPECT_EQ(cells, (4u + 1u) * 87u);
+  EXPECT_NE(html.find("id=\"problem-map-g0\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"problem-map-g1\""), std::string::npos);
+  // The first-40 run never sampled 041: a white "not run" cell.
+  EXPECT_NE(html.find("<title>041_problem (expert-parallel): not run</title>"), std::string::npos);
+  // GPU cells give the speedup; simulated ones say it was not timed, and that table has no shades.
+  EXPECT_NE(html.find("samples correct, best speedup "), std::string::npos);
+  EXPECT_NE(html.find(" samples correct, speedup not timed</title>"), std::string::npos);
+  const std::size_t sim_map = html.find("id=\"problem-map-g1\"");
+  EXPECT_EQ(html.find("correct, &gt;= 2x", sim_map), std::string::npos);
+  EXPECT_NE(html.find("correct, &gt;= 2x"), std::string::npos);
+
+  const Group& gpu = board.groups[0];
+  const auto columns = map_columns(gpu);
+  ASSERT_EQ(columns.size(), 87u);
+  EXPECT_EQ(columns.front(), std::make_pair(std::string("application"), std::string("076_problem")));
+  // A problem's best status: correct beats incorrect and errors.
+  score::ProblemTally tally;
+  tally.statuses = {{"runtime_error", 2}, {"correct", 1}, {"incorrect", 3}};
+  EXPECT_EQ(best_status(&tally), "correct");
+  tally.statuses = {{"compile_error", 1}, {"timeout", 1}};
+  EXPECT_EQ(best_status(&tally), "timeout");
+  tally.statuses = {{"compiled", 1}};
+  EXPECT_EQ(best_status(&tally), "not executed");
+  EXPECT_EQ(best_status(nullptr), "not run");
+}
+
+TEST(Leaderboard, WrapsLongLabelsAtSeparators) {
+  EXPECT_EQ(wrap_label("openai:gpt-5.1-codex-max-2026-11-20-preview", 20),
+            (std::vector<std::string>{"openai:gpt-5.1-", "codex-max-2026-11-", "20-preview"}));
+  EXPECT_EQ(wrap_label("short", 20), (std::vector<std::string>{"short"}));
+  EXPECT_EQ(wrap_label("abcdefghij", 4), (std::vector<std::string>{"abcd", "efgh", "ij"}));
+}
+
+TEST(Leaderboard, ListsOnlyProblemsWithSamples) {
+  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 20);
+  const std::string markdown = render_markdown(board);
+  const std::size_t section = markdown.find("#### replay:examples/replay");
+  ASSERT_NE(section, std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("Lists the 5 problems with samples; 82 of the run's problems have none and are not "
+                          "listed.",
+                          section),
+            std::string::npos);
+  EXPECT_NE(markdown.find("| 005\\_problem |", section), std::string::npos);
+  EXPECT_EQ(markdown.find("| 006\\_problem |", section), std::string::npos);
 }
 
 }  // namespace
