@@ -19,13 +19,26 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse;margin:8px 0 20px;max-width:100%}"
     "th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;font-size:13px}"
     "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-    "td.name{overflow-wrap:anywhere;min-width:9em}tr.unranked td{color:#666}"
+    "td.name{overflow-wrap:anywhere;min-width:9em}.nw{white-space:nowrap}tr.unranked td{color:#666}"
     "th{background:#f0f0f0}a{color:#0645ad;text-decoration:none}"
     "svg{max-width:100%;height:auto;display:block}"
     "h2{border-bottom:2px solid #444;margin-top:36px}.note{color:#555;font-size:13px}";
 
 std::string linked(const std::string& text, const std::string& anchor) {
   return "<a href=\"#" + anchor + "\">" + html_escape(text) + "</a>";
+}
+
+// "bf16, dims test, 1 turn, 2026-11-20" with each part kept on one line.
+std::string unbroken_parts(const std::string& text) {
+  std::string html;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find(", ", start);
+    if (end == std::string::npos) end = text.size();
+    html += (html.empty() ? "" : ", ") + std::string("<span class=\"nw\">") +
+            html_escape(text.substr(start, end - start)) + "</span>";
+    start = end + 2;
+  }
+  return html;
 }
 
 // "40/87", and for a row that lacks problems, which.
@@ -47,7 +60,7 @@ void main_table(std::ostringstream& out, const Group& group) {
     const Entry& entry = group.entries[rank];
     out << "<tr" << (entry.ranked ? "" : " class=\"unranked\"") << "><td class=\"num\">"
         << (entry.ranked ? std::to_string(rank + 1) : std::string("unranked")) << "</td><td class=\"name\">"
-        << html_escape(entry.model) << "</td><td>" << html_escape(entry.run) << "</td><td class=\"num\">"
+        << html_escape(entry.model) << "</td><td>" << unbroken_parts(entry.run) << "</td><td class=\"num\">"
         << coverage_cell(group, entry) << "</td><td class=\"num\">" << entry.score.overall.samples << "</td>";
     for (std::size_t index = 0; index < metrics.size(); ++index)
       out << "<td class=\"num\">"
@@ -75,7 +88,8 @@ void turns_table(std::ostringstream& out, const Group& group) {
 }
 
 void category_table(std::ostringstream& out, const Group& group) {
-  out << "<h3>Per category (pass@1 / fast_1@1)</h3><table class=\"categories\"><thead><tr><th>model</th>";
+  out << "<h3>" << category_heading(group_timed(group))
+      << "</h3><table class=\"categories\"><thead><tr><th>model</th>";
   for (const auto& category : group.categories) out << "<th>" << html_escape(category) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const auto& entry : group.entries) {
@@ -84,13 +98,8 @@ void category_table(std::ostringstream& out, const Group& group) {
       const score::GroupScore* found = nullptr;
       for (const auto& scored : entry.score.categories)
         if (scored.name == category) found = &scored;
-      const score::Estimate* pass = found ? found->find("pass@1") : nullptr;
-      const score::Estimate* fast = found ? found->find(score::fast_name(1, 1)) : nullptr;
       out << "<td class=\"num\">"
-          << (found ? linked(value_text(pass ? pass->value : std::nullopt) + " / " +
-                                 value_text(fast ? fast->value : std::nullopt),
-                             entry.anchor)
-                    : std::string("-"))
+          << (found ? linked(category_text(*found, group_timed(group)), entry.anchor) : std::string("-"))
           << "</td>";
     }
     out << "</tr>\n";

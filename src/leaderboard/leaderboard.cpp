@@ -36,27 +36,46 @@ std::string start_date(const std::vector<results::ResultsDir>& dirs) {
 }
 
 // What tells a row apart from another of its model: dtype, dims, turns, the date, and any other
-// setting in which it differs from a row of the same model in the group.
+// setting in which it differs from a row of the same model in the group (`run`); of those, the
+// ones that differ (`distinct`).
 void describe_runs(Group& group, const std::vector<std::string>& dates) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> parts;  // per entry: (field, text)
   for (std::size_t index = 0; index < group.entries.size(); ++index) {
-    Entry& entry = group.entries[index];
+    const Entry& entry = group.entries[index];
     const nlohmann::json& mine = entry.score.pool.fingerprint;
     const int turns = entry.score.turns;
-    std::string text = entry.dtype + ", dims " + text_of(mine.value("dims", nlohmann::json()), "?") +
-                       ", " + std::to_string(turns) + (turns == 1 ? " turn" : " turns");
-    if (!dates[index].empty()) text += ", " + dates[index];
-    std::vector<std::string> fields;
+    std::vector<std::pair<std::string, std::string>> mine_parts = {
+        {"dtype", entry.dtype},
+        {"dims", "dims " + text_of(mine.value("dims", nlohmann::json()), "?")},
+        {"turns", std::to_string(turns) + (turns == 1 ? " turn" : " turns")}};
+    if (!dates[index].empty()) mine_parts.emplace_back("date", dates[index]);
     for (const auto& other : group.entries) {
       if (&other == &entry || other.model != entry.model) continue;
       for (const auto& [field, value] : mine.items()) {
         if (field == "model" || field == "dtype" || field == "dims" || field == "turns") continue;
-        if (other.score.pool.fingerprint.value(field, nlohmann::json()) != value &&
-            std::find(fields.begin(), fields.end(), field) == fields.end())
-          fields.push_back(field);
+        const bool listed = std::any_of(mine_parts.begin(), mine_parts.end(),
+                                        [&](const auto& part) { return part.first == field; });
+        if (other.score.pool.fingerprint.value(field, nlohmann::json()) != value && !listed)
+          mine_parts.emplace_back(field, field + " " + text_of(value, "absent"));
       }
     }
-    for (const auto& field : fields) text += ", " + field + " " + text_of(mine[field], "absent");
-    entry.run = text;
+    parts.push_back(std::move(mine_parts));
+  }
+  auto text_of_part = [&](std::size_t entry, const std::string& field) {
+    for (const auto& [name, text] : parts[entry])
+      if (name == field) return text;
+    return std::string();
+  };
+  for (std::size_t index = 0; index < group.entries.size(); ++index) {
+    Entry& entry = group.entries[index];
+    for (const auto& [field, text] : parts[index]) {
+      entry.run += (entry.run.empty() ? "" : ", ") + text;
+      for (std::size_t other = 0; other < group.entries.size(); ++other)
+        if (other != index && group.entries[other].model == entry.model && text_of_part(other, field) != text) {
+          entry.distinct += (entry.distinct.empty() ? "" : ", ") + text;
+          break;
+        }
+    }
   }
 }
 
@@ -110,8 +129,14 @@ std::vector<std::string> table_metrics(const Group& group) {
   if (group.k > 1) metrics.push_back("pass@" + std::to_string(group.k));
   if (!group_timed(group)) return metrics;
   for (const std::string& metric : {score::fast_name(1, group.k), score::fast_name(1.5, group.k),
-                                    std::string("geomean_speedup"), std::string("median_sol_fraction")})
+                                    std::string("geomean_speedup")})
     metrics.push_back(metric);
+  // Only where a run was checked against the speed of light: otherwise a column of "-".
+  for (const auto& entry : group.entries)
+    if (const score::Estimate* sol = entry.score.overall.find("median_sol_fraction"); sol && sol->value) {
+      metrics.push_back("median_sol_fraction");
+      break;
+    }
   return metrics;
 }
 

@@ -17,6 +17,7 @@ struct Entry {
   std::string model;     // fingerprint.model
   std::string dtype;     // fingerprint.dtype
   std::string run;       // what tells it apart from another row of its model: "bf16, dims test, 1 turn, 2026-11-30"
+  std::string distinct;  // of those, the ones another row of its model differs in ("dims large, 2026-11-24")
   std::vector<std::string> dirs;  // relative to the root
   score::Score score;
   score::Coverage coverage;  // of the group's problems (score/coverage.h)
@@ -60,7 +61,8 @@ std::vector<double> chart_ps();
 Leaderboard build_leaderboard(const std::filesystem::path& root, std::uint64_t seed, int bootstrap);
 
 /// Names of the table's metrics for a group, each once: pass@1, pass@k (k > 1 only), then where
-/// the group was timed fast_1@k, fast_1.5@k, geomean_speedup, median_sol_fraction.
+/// the group was timed fast_1@k, fast_1.5@k, geomean_speedup, and median_sol_fraction where some
+/// row has one.
 std::vector<std::string> table_metrics(const Group& group);
 
 /// The most refinement turns of any entry in `group`: 1 when none has more than one.

@@ -87,7 +87,7 @@ std::string render_markdown(const Leaderboard& board) {
       out << "\n";
     }
     turns_section(out, group);
-    out << "\n### Per category (pass@1 / fast_1@1)\n\n| model |";
+    out << "\n### " << category_heading(group_timed(group)) << "\n\n| model |";
     for (const auto& category : group.categories) out << " " << markdown_escape(category) << " |";
     out << "\n|---|";
     for (std::size_t index = 0; index < group.categories.size(); ++index) out << "---|";
@@ -102,10 +102,7 @@ std::string render_markdown(const Leaderboard& board) {
           out << " - |";
           continue;
         }
-        const score::Estimate* pass = found->find("pass@1");
-        const score::Estimate* fast = found->find(score::fast_name(1, 1));
-        out << " [" << value_text(pass ? pass->value : std::nullopt) << " / "
-            << value_text(fast ? fast->value : std::nullopt) << "](#" << entry.anchor << ") |";
+        out << " [" << category_text(*found, group_timed(group)) << "](#" << entry.anchor << ") |";
       }
       out << "\n";
     }

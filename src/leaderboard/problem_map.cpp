@@ -98,7 +98,8 @@ const score::ProblemTally* find_tally(const Entry& entry, const std::string& pro
 
 std::string row_label(const Group& group, const Entry& entry) {
   for (const auto& other : group.entries)
-    if (&other != &entry && other.model == entry.model) return entry.model + " (" + entry.run + ")";
+    if (&other != &entry && other.model == entry.model)
+      return entry.model + " (" + (entry.distinct.empty() ? entry.run : entry.distinct) + ")";
   return entry.model;
 }
 

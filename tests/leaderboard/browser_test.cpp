@@ -47,7 +47,9 @@ TEST(LeaderboardBrowser, RendersTheTablesAndANonBlankScreenshot) {
   const ProcessResult dom = run_chromium(chromium, out / "profile", {"--dump-dom", url});
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_NE(dom.out.find("<table class=\"board\">"), std::string::npos);
-  EXPECT_NE(dom.out.find("<td class=\"name\">replay:model-a</td><td>bf16, dims test, 1 turn, 2026-11-30</td>"),
+  EXPECT_NE(dom.out.find("<td class=\"name\">replay:model-a</td><td><span class=\"nw\">bf16</span>, "
+                         "<span class=\"nw\">dims test</span>, <span class=\"nw\">1 turn</span>, "
+                         "<span class=\"nw\">2026-11-30</span></td>"),
             std::string::npos)
       << dom.out.substr(0, 2000);
   EXPECT_NE(dom.out.find("8x NVIDIA H100, W 8"), std::string::npos);

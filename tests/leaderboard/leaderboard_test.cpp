@@ -246,15 +246,33 @@ TEST(Leaderboard, EachRowSaysWhatTellsItApartFromItsModelsOtherRows) {
   const Group& gpu = board.groups[0];
   EXPECT_EQ(gpu.entries[0].run, "bf16, dims test, 1 turn, 2026-11-20");
   EXPECT_EQ(gpu.entries[1].run, "bf16, dims large, 1 turn, 2026-11-24");
+  EXPECT_EQ(gpu.entries[0].distinct, "dims test, 2026-11-20");
+  EXPECT_EQ(gpu.entries[1].distinct, "dims large, 2026-11-24");
+  EXPECT_EQ(gpu.entries[2].distinct, "") << "the only row of its model";
+  const std::string html = render_html(board);
+  EXPECT_NE(html.find("<tspan x=\"4.0\" dy=\"0\">openai:gpt-5.1-codex-max-2026-11-20-</tspan><tspan x=\"4.0\" "
+                      "dy=\"13\">preview (dims large, 2026-11-24)</tspan>"),
+            std::string::npos)
+      << "the map's row label, wrapped";
 }
 
 TEST(Leaderboard, ShowsEachMetricOnceAndOnlyTheKsTheRunsSupport) {
   const Leaderboard one = build_leaderboard(partial_runs_tree(1), 1, 20);
   EXPECT_EQ(table_metrics(one.groups[0]),
-            (std::vector<std::string>{"pass@1", "fast_1@1", "fast_1.5@1", "geomean_speedup", "median_sol_fraction"}));
+            (std::vector<std::string>{"pass@1", "fast_1@1", "fast_1.5@1", "geomean_speedup"}))
+      << "no run has a speed-of-light fraction: no column of '-'";
   EXPECT_EQ(table_metrics(one.groups[1]), (std::vector<std::string>{"pass@1"})) << "simulated: nothing timed";
   const std::string html = render_html(one);
   EXPECT_NE(html.find("<th>samples</th><th>pass@1</th><th>fast_1@1</th>"), std::string::npos);
+  const std::string markdown = render_markdown(one);
+  const std::size_t simulated = markdown.find("## simulated node");
+  ASSERT_NE(simulated, std::string::npos);
+  EXPECT_LT(markdown.find("### Per category (pass@1 / fast_1@1)\n"), simulated);
+  EXPECT_NE(markdown.find("### Per category (pass@1)\n", simulated), std::string::npos) << "nothing timed";
+  const std::filesystem::path with_sol = partial_runs_tree(1);
+  test::write_synthetic_run(with_sol, {"sol", "replay:sol-checked", "8x NVIDIA H200", 1, 87, 1, 50,
+                                       "2026-11-22T00:00:00Z", "test", 87, 0.4});
+  EXPECT_EQ(table_metrics(build_leaderboard(with_sol, 1, 20).groups[0]).back(), "median_sol_fraction");
   const Leaderboard three = build_leaderboard(partial_runs_tree(3), 1, 20);
   EXPECT_EQ(table_metrics(three.groups[0])[1], "pass@3");
   EXPECT_EQ(table_metrics(three.groups[0])[2], "fast_1@3");

@@ -89,6 +89,7 @@ void write_synthetic_run(const fs::path& root, const SyntheticRun& run) {
         record["timing"]["speedup"] = speedup;
         record["timing"]["round_speedups"] = {speedup, speedup, speedup};
         record["speedup"] = speedup;
+        if (run.sol_fraction > 0) record["sol_fraction"] = run.sol_fraction;
       }
       if (simulated && (status == "correct" || status == "incorrect"))
         record["eval"] = {{"stage", "done"}, {"trials", nlohmann::json::array()}, {"judged_by", "sim"}};

@@ -22,6 +22,7 @@ struct SyntheticRun {
   std::string started = "2026-11-20T10:00:00Z";
   std::string dims = "test";
   int sampled_last = kAllProblems;  // records only up to this problem (a run cut short)
+  double sol_fraction = 0;          // > 0: each timed correct sample's speed-of-light fraction
 };
 
 /// "001_problem" .. "087_problem".
