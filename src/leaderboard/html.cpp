@@ -80,7 +80,7 @@ void turns_table(std::ostringstream& out, const Group& group) {
          "<table class=\"turns\"><thead><tr><th>model</th><th>turns</th><th>pass@1 by turn</th><th>"
       << html_escape(fast) << " by turn</th></tr></thead><tbody>\n";
   for (const auto& entry : group.entries)
-    out << "<tr><td class=\"name\">" << html_escape(entry.model) << "</td><td class=\"num\">" << entry.score.turns
+    out << "<tr><td class=\"name\">" << html_escape(row_name(group, entry)) << "</td><td class=\"num\">" << entry.score.turns
         << "</td><td class=\"num\">" << html_escape(turn_series_text(entry.score, "pass@1"))
         << "</td><td class=\"num\">" << html_escape(turn_series_text(entry.score, fast))
         << "</td></tr>\n";
@@ -93,7 +93,7 @@ void category_table(std::ostringstream& out, const Group& group) {
   for (const auto& category : group.categories) out << "<th>" << html_escape(category) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const auto& entry : group.entries) {
-    out << "<tr><td class=\"name\">" << html_escape(entry.model) << "</td>";
+    out << "<tr><td class=\"name\">" << html_escape(row_name(group, entry)) << "</td>";
     for (const auto& category : group.categories) {
       const score::GroupScore* found = nullptr;
       for (const auto& scored : entry.score.categories)

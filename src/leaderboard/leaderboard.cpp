@@ -146,6 +146,13 @@ std::size_t ranked_count(const Group& group) {
   return count;
 }
 
+std::string row_name(const Group& group, const Entry& entry) {
+  for (const auto& other : group.entries)
+    if (&other != &entry && other.model == entry.model)
+      return entry.model + " (" + (entry.distinct.empty() ? entry.run : entry.distinct) + ")";
+  return entry.model;
+}
+
 bool group_timed(const Group& group) {
   bool simulated = false;
   for (const auto& entry : group.entries) {

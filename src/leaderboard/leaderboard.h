@@ -39,6 +39,10 @@ struct Group {
 /// The rows of `group` that are ranked (a prefix of entries).
 std::size_t ranked_count(const Group& group);
 
+/// How charts and secondary tables name a row: its model, plus what tells it apart where another
+/// row of the group has the same model ("m (dims large, 2026-11-24)").
+std::string row_name(const Group& group, const Entry& entry);
+
 /// Whether some row of `group` has a timed sample: its speed columns and map shading mean something.
 bool group_timed(const Group& group);
 

@@ -48,7 +48,7 @@ void turns_section(std::ostringstream& out, const Group& group) {
   out << "\n### By turn (turn t scores each sample's first t answers)\n\n"
       << "| model | turns | pass@1 by turn | " << fast << " by turn |\n|---|---:|---|---|\n";
   for (const auto& entry : group.entries)
-    out << "| " << markdown_escape(entry.model) << " | " << entry.score.turns << " | "
+    out << "| " << markdown_escape(row_name(group, entry)) << " | " << entry.score.turns << " | "
         << turn_series_text(entry.score, "pass@1") << " | " << turn_series_text(entry.score, fast)
         << " |\n";
 }
@@ -93,7 +93,7 @@ std::string render_markdown(const Leaderboard& board) {
     for (std::size_t index = 0; index < group.categories.size(); ++index) out << "---|";
     out << "\n";
     for (const auto& entry : group.entries) {
-      out << "| " << markdown_escape(entry.model) << " |";
+      out << "| " << markdown_escape(row_name(group, entry)) << " |";
       for (const auto& category : group.categories) {
         const score::GroupScore* found = nullptr;
         for (const auto& scored : entry.score.categories)

@@ -96,13 +96,6 @@ const score::ProblemTally* find_tally(const Entry& entry, const std::string& pro
   return nullptr;
 }
 
-std::string row_label(const Group& group, const Entry& entry) {
-  for (const auto& other : group.entries)
-    if (&other != &entry && other.model == entry.model)
-      return entry.model + " (" + (entry.distinct.empty() ? entry.run : entry.distinct) + ")";
-  return entry.model;
-}
-
 // `lines` as one <text>, a <tspan> a line, the first baseline at y.
 void label_text(std::ostringstream& svg, double x, double y, const std::vector<std::string>& lines,
                 const char* extra = "") {
@@ -178,13 +171,13 @@ std::string problem_map(const Group& group, const std::string& id) {
   }
   // Labels: as wide as the longest name needs, up to kMaxLabelW; longer ones wrap.
   std::size_t longest = 4;
-  for (const auto& entry : group.entries) longest = std::max(longest, row_label(group, entry).size());
+  for (const auto& entry : group.entries) longest = std::max(longest, row_name(group, entry).size());
   const double label_w = std::min(kMaxLabelW, kCharW * static_cast<double>(longest));
   const std::size_t label_chars = static_cast<std::size_t>(label_w / kCharW);
   std::vector<std::vector<std::string>> labels;
   std::size_t lines = 1;
   for (const auto& entry : group.entries) {
-    labels.push_back(wrap_label(row_label(group, entry), label_chars));
+    labels.push_back(wrap_label(row_name(group, entry), label_chars));
     lines = std::max(lines, labels.back().size());
   }
   const double row_h = std::max(14.0, kLineH * static_cast<double>(lines) + 3);

@@ -111,7 +111,7 @@ std::string fast_p_chart(const Group& group, const std::vector<double>& ps) {
   Legend legend;
   for (std::size_t index = 0; index < group.entries.size(); ++index) {
     const Entry& entry = group.entries[index];
-    const std::string name = html_escape(entry.model);
+    const std::string name = html_escape(row_name(group, entry));
     std::string points, dots;
     for (double p : ps) {
       const score::Estimate* estimate = entry.score.overall.find(score::fast_name(p, 1));
@@ -125,7 +125,7 @@ std::string fast_p_chart(const Group& group, const std::vector<double>& ps) {
     if (!points.empty())
       plot << "<polyline class=\"series\" fill=\"none\" stroke-width=\"2\" stroke=\""
            << series_colour(index) << "\" points=\"" << points << "\"/>" << dots << "\n";
-    legend.entry(series_colour(index), entry.model + (points.empty() ? " (no data)" : ""));
+    legend.entry(series_colour(index), row_name(group, entry) + (points.empty() ? " (no data)" : ""));
   }
   std::ostringstream svg;
   open_chart(svg, axes, ticks, "p (speedup threshold)", "fast_p@1", "fast-p-chart", legend.height());
@@ -145,7 +145,7 @@ std::string turn_chart(const Group& group) {
   const std::string fast = score::fast_name(1, 1);
   for (std::size_t index = 0; index < group.entries.size(); ++index) {
     const Entry& entry = group.entries[index];
-    const std::string name = html_escape(entry.model);
+    const std::string name = html_escape(row_name(group, entry));
     for (const auto& [metric, dash] :
          {std::make_pair(std::string("pass@1"), "none"), std::make_pair(fast, "6 4")}) {
       std::string points, dots;
@@ -163,7 +163,7 @@ std::string turn_chart(const Group& group) {
            << "\" fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"" << dash << "\" stroke=\""
            << series_colour(index) << "\" points=\"" << points << "\"/>" << dots << "\n";
     }
-    legend.entry(series_colour(index), entry.model);
+    legend.entry(series_colour(index), row_name(group, entry));
   }
   legend.stroke("none", "pass@1");
   legend.stroke("6 4", fast);

@@ -254,6 +254,12 @@ TEST(Leaderboard, EachRowSaysWhatTellsItApartFromItsModelsOtherRows) {
                       "dy=\"13\">preview (dims large, 2026-11-24)</tspan>"),
             std::string::npos)
       << "the map's row label, wrapped";
+  EXPECT_NE(html.find("dy=\"0\">openai:gpt-5.1-codex-max-2026-11-20-preview (dims large, 2026-11-24)</tspan>"),
+            std::string::npos)
+      << "the fast_p chart's legend";
+  EXPECT_NE(html.find("<td class=\"name\">openai:gpt-5.1-codex-max-2026-11-20-preview (dims test, 2026-11-20)</td>"),
+            std::string::npos)
+      << "the per-category table";
 }
 
 TEST(Leaderboard, ShowsEachMetricOnceAndOnlyTheKsTheRunsSupport) {
