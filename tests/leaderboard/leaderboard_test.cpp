@@ -12,7 +12,6 @@
 #include "src/common/error.h"
 #include "src/leaderboard/cells.h"
 #include "src/leaderboard/escape.h"
-#include "src/leaderboard/problem_map.h"
 #include "tests/leaderboard/synthetic_runs.h"
 #include "tests/score/fixture.h"
 
@@ -191,24 +190,12 @@ TEST(Leaderboard, NamesTheInvalidDirectory) {
 }
 
 
-// Fair ranking: a full run of a weak model and partial runs of strong ones on 8x H200. Ranked on
-// their own problems, the partial runs would come first; the table ranks on the 87 problems, so
-// only the full run is ranked and the partial ones follow, unranked, with what they lack.
-std::filesystem::path partial_runs_tree(int samples) {
-  const std::filesystem::path root = test::copy_fixture("tree").parent_path() / "partial";
-  const std::string gpu = "8x NVIDIA H200";
-  test::write_synthetic_run(root, {"full", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87, samples, 30});
-  test::write_synthetic_run(root, {"first-40", "anthropic:claude-sonnet-4-5", gpu, 1, 40, samples, 95});
-  test::write_synthetic_run(root, {"first-60", "google:gemini-3-pro", gpu, 1, 60, samples, 90});
-  test::write_synthetic_run(root, {"full-large", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87,
-                                   samples, 20, "2026-11-24T08:00:00Z", "large"});
-  test::write_synthetic_run(root, {"sim-cut", "replay:examples/replay", "simulated node", 1, 87, samples, 60,
-                                   "2026-11-21T09:00:00Z", "test", 5});
-  return root;
-}
-
+// Fair ranking: a full run of a weak model and partial runs of strong ones on 8x H200
+// (test::partial_runs_tree). Ranked on their own problems, the partial runs would come first; the
+// table ranks on the 87 problems, so only the full runs are ranked and the partial ones follow,
+// unranked, with what they lack.
 TEST(Leaderboard, RanksOnlyRowsThatJudgedEveryProblemOfTheTable) {
-  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 50);
+  const Leaderboard board = build_leaderboard(test::partial_runs_tree(1), 1, 50);
   ASSERT_EQ(board.groups.size(), 2u);
   const Group& gpu = board.groups[0];
   ASSERT_EQ(gpu.entries.size(), 4u);
@@ -242,7 +229,7 @@ TEST(Leaderboard, RanksOnlyRowsThatJudgedEveryProblemOfTheTable) {
 
 // Rows of one model differ in dims and date: each says so.
 TEST(Leaderboard, EachRowSaysWhatTellsItApartFromItsModelsOtherRows) {
-  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 50);
+  const Leaderboard board = build_leaderboard(test::partial_runs_tree(1), 1, 50);
   const Group& gpu = board.groups[0];
   EXPECT_EQ(gpu.entries[0].run, "bf16, dims test, 1 turn, 2026-11-20");
   EXPECT_EQ(gpu.entries[1].run, "bf16, dims large, 1 turn, 2026-11-24");
@@ -263,7 +250,7 @@ TEST(Leaderboard, EachRowSaysWhatTellsItApartFromItsModelsOtherRows) {
 }
 
 TEST(Leaderboard, ShowsEachMetricOnceAndOnlyTheKsTheRunsSupport) {
-  const Leaderboard one = build_leaderboard(partial_runs_tree(1), 1, 20);
+  const Leaderboard one = build_leaderboard(test::partial_runs_tree(1), 1, 20);
   EXPECT_EQ(table_metrics(one.groups[0]),
             (std::vector<std::string>{"pass@1", "fast_1@1", "fast_1.5@1", "geomean_speedup"}))
       << "no run has a speed-of-light fraction: no column of '-'";
@@ -275,61 +262,17 @@ TEST(Leaderboard, ShowsEachMetricOnceAndOnlyTheKsTheRunsSupport) {
   ASSERT_NE(simulated, std::string::npos);
   EXPECT_LT(markdown.find("### Per category (pass@1 / fast_1@1)\n"), simulated);
   EXPECT_NE(markdown.find("### Per category (pass@1)\n", simulated), std::string::npos) << "nothing timed";
-  const std::filesystem::path with_sol = partial_runs_tree(1);
+  const std::filesystem::path with_sol = test::partial_runs_tree(1);
   test::write_synthetic_run(with_sol, {"sol", "replay:sol-checked", "8x NVIDIA H200", 1, 87, 1, 50,
                                        "2026-11-22T00:00:00Z", "test", 87, 0.4});
   EXPECT_EQ(table_metrics(build_leaderboard(with_sol, 1, 20).groups[0]).back(), "median_sol_fraction");
-  const Leaderboard three = build_leaderboard(partial_runs_tree(3), 1, 20);
+  const Leaderboard three = build_leaderboard(test::partial_runs_tree(3), 1, 20);
   EXPECT_EQ(table_metrics(three.groups[0])[1], "pass@3");
   EXPECT_EQ(table_metrics(three.groups[0])[2], "fast_1@3");
 }
 
-TEST(Leaderboard, DrawsAModelsByProblemsMapPerTable) {
-  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 20);
-  const std::string html = render_html(board);
-  std::size_t maps = 0, cells = 0;
-  for (std::size_t at = html.find("<svg class=\"problem-map\""); at != std::string::npos;
-       at = html.find("<svg class=\"problem-map\"", at + 1))
-    ++maps;
-  for (std::size_t at = html.find("<rect class=\"cell\""); at != std::string::npos; at = html.find("<rect class=\"cell\"", at + 1))
-    ++cells;
-  EXPECT_EQ(maps, 2u);
-  EXPECT_EQ(cells, (4u + 1u) * 87u);
-  EXPECT_NE(html.find("id=\"problem-map-g0\""), std::string::npos);
-  EXPECT_NE(html.find("id=\"problem-map-g1\""), std::string::npos);
-  // The first-40 run never sampled 041: a white "not run" cell.
-  EXPECT_NE(html.find("<title>041_problem (expert-parallel): not run</title>"), std::string::npos);
-  // GPU cells give the speedup; simulated ones say it was not timed, and that table has no shades.
-  EXPECT_NE(html.find("samples correct, best speedup "), std::string::npos);
-  EXPECT_NE(html.find(" samples correct, speedup not timed</title>"), std::string::npos);
-  const std::size_t sim_map = html.find("id=\"problem-map-g1\"");
-  EXPECT_EQ(html.find("correct, &gt;= 2x", sim_map), std::string::npos);
-  EXPECT_NE(html.find("correct, &gt;= 2x"), std::string::npos);
-
-  const Group& gpu = board.groups[0];
-  const auto columns = map_columns(gpu);
-  ASSERT_EQ(columns.size(), 87u);
-  EXPECT_EQ(columns.front(), std::make_pair(std::string("application"), std::string("076_problem")));
-  // A problem's best status: correct beats incorrect and errors.
-  score::ProblemTally tally;
-  tally.statuses = {{"runtime_error", 2}, {"correct", 1}, {"incorrect", 3}};
-  EXPECT_EQ(best_status(&tally), "correct");
-  tally.statuses = {{"compile_error", 1}, {"timeout", 1}};
-  EXPECT_EQ(best_status(&tally), "timeout");
-  tally.statuses = {{"compiled", 1}};
-  EXPECT_EQ(best_status(&tally), "not executed");
-  EXPECT_EQ(best_status(nullptr), "not run");
-}
-
-TEST(Leaderboard, WrapsLongLabelsAtSeparators) {
-  EXPECT_EQ(wrap_label("openai:gpt-5.1-codex-max-2026-11-20-preview", 20),
-            (std::vector<std::string>{"openai:gpt-5.1-", "codex-max-2026-11-", "20-preview"}));
-  EXPECT_EQ(wrap_label("short", 20), (std::vector<std::string>{"short"}));
-  EXPECT_EQ(wrap_label("abcdefghij", 4), (std::vector<std::string>{"abcd", "efgh", "ij"}));
-}
-
 TEST(Leaderboard, ListsOnlyProblemsWithSamples) {
-  const Leaderboard board = build_leaderboard(partial_runs_tree(1), 1, 20);
+  const Leaderboard board = build_leaderboard(test::partial_runs_tree(1), 1, 20);
   const std::string markdown = render_markdown(board);
   const std::size_t section = markdown.find("#### replay:examples/replay");
   ASSERT_NE(section, std::string::npos) << markdown;

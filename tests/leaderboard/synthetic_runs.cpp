@@ -98,4 +98,17 @@ void write_synthetic_run(const fs::path& root, const SyntheticRun& run) {
   write_text(dir / "samples.jsonl", lines);
 }
 
+fs::path partial_runs_tree(int samples) {
+  const fs::path root = copy_fixture("tree").parent_path() / "partial";
+  const std::string gpu = "8x NVIDIA H200";
+  write_synthetic_run(root, {"full", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87, samples, 30});
+  write_synthetic_run(root, {"first-40", "anthropic:claude-sonnet-4-5", gpu, 1, 40, samples, 95});
+  write_synthetic_run(root, {"first-60", "google:gemini-3-pro", gpu, 1, 60, samples, 90});
+  write_synthetic_run(root, {"full-large", "openai:gpt-5.1-codex-max-2026-11-20-preview", gpu, 1, 87, samples, 20,
+                             "2026-11-24T08:00:00Z", "large"});
+  write_synthetic_run(root, {"sim-cut", "replay:examples/replay", "simulated node", 1, 87, samples, 60,
+                             "2026-11-21T09:00:00Z", "test", 5});
+  return root;
+}
+
 }  // namespace pkb::test

@@ -31,4 +31,10 @@ std::string synthetic_key(int problem);
 /// Writes ROOT/run.dir/{run.json,samples.jsonl}.
 void write_synthetic_run(const std::filesystem::path& root, const SyntheticRun& run);
 
+/// A fresh tree (under a new temp dir) of partial runs: on 8x NVIDIA H200, two full runs of one
+/// model (dims test and large; 30% and 20% correct) and partial runs of stronger models on 1-40
+/// (95%) and 1-60 (90%); on the simulated node, a run listing 87 problems with samples for 5.
+/// `samples` per problem. Returns the root.
+std::filesystem::path partial_runs_tree(int samples);
+
 }  // namespace pkb::test
