@@ -51,7 +51,7 @@ std::string coverage_cell(const Group& group, const Entry& entry) {
 
 void main_table(std::ostringstream& out, const Group& group) {
   const std::vector<std::string> metrics = table_metrics(group);
-  out << "<p class=\"ranks-on\">" << html_escape(ranking_sentence(group)) << "</p>\n";
+  out << "<p class=\"ranks-on\">" << ranking_sentence(group, html_escape) << "</p>\n";
   out << "<table class=\"board\"><thead><tr><th>rank</th><th>model</th><th>run</th><th>problems</th>"
          "<th>samples</th>";
   for (const auto& metric : metrics) out << "<th>" << html_escape(metric_label(metric)) << "</th>";

@@ -69,7 +69,7 @@ std::string render_markdown(const Leaderboard& board) {
     out << "\n## " << markdown_escape(group.hardware) << ", W " << markdown_escape(group.world)
         << "\n\n";
     if (const std::string note = simulated_note(group); !note.empty()) out << note << "\n\n";
-    out << markdown_escape(ranking_sentence(group)) << "\n\n| rank | model | run | problems | samples |";
+    out << ranking_sentence(group, markdown_escape) << "\n\n| rank | model | run | problems | samples |";
     for (const auto& metric : metrics) out << " " << metric_label(metric) << " |";
     out << "\n|---:|---|---|---:|---:|";
     for (std::size_t index = 0; index < metrics.size(); ++index) out << "---|";

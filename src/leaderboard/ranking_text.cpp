@@ -11,10 +11,10 @@ std::string fair_ranking_rule() {
          "set.";
 }
 
-std::string ranking_sentence(const Group& group) {
+std::string ranking_sentence(const Group& group, std::string (*escape)(const std::string&)) {
   const std::size_t ranked = ranked_count(group), unranked = group.entries.size() - ranked;
   std::string text = "Ranks on " + std::to_string(group.problems.size()) + " problems (" +
-                     score::problems_text(group.problems) + "): every problem a row judged.";
+                     escape(score::problems_text(group.problems)) + "): every problem a row judged.";
   if (unranked > 0)
     text += " " + std::to_string(unranked) + (unranked == 1 ? " row lacks" : " rows lack") +
             " some of them and " + (unranked == 1 ? "is" : "are") + " listed unranked, below.";

@@ -211,8 +211,8 @@ TEST(Leaderboard, RanksOnlyRowsThatJudgedEveryProblemOfTheTable) {
   EXPECT_GT(*gpu.entries[3].score.overall.find("pass@1")->value, *gpu.entries[0].score.overall.find("pass@1")->value);
 
   const std::string markdown = render_markdown(board), html = render_html(board);
-  EXPECT_NE(markdown.find("Ranks on 87 problems \\(001\\-087\\): every problem a row judged\\. 2 rows lack some "
-                          "of them and are listed unranked, below\\."),
+  EXPECT_NE(markdown.find("Ranks on 87 problems (001\\-087): every problem a row judged. 2 rows lack some "
+                          "of them and are listed unranked, below."),
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("| unranked | anthropic:claude\\-sonnet\\-4\\-5 | bf16, dims test, 1 turn, 2026\\-11\\-20 | "
