@@ -109,7 +109,8 @@ void rank_fairly(Group& group) {
   group.problems = std::move(set.problems);
   for (std::size_t index = 0; index < group.entries.size(); ++index) {
     group.entries[index].coverage = std::move(set.runs[index]);
-    group.entries[index].ranked = group.entries[index].coverage.complete();
+    // Where no row has a verdict (all compiled without a GPU), there is nothing to rank on.
+    group.entries[index].ranked = group.entries[index].coverage.complete() && !group.problems.empty();
   }
   const std::string k = "pass@" + std::to_string(group.k), fast = score::fast_name(1, group.k);
   auto key = [&](const Entry& entry) {

@@ -13,6 +13,8 @@ std::string fair_ranking_rule() {
 
 std::string ranking_sentence(const Group& group, std::string (*escape)(const std::string&)) {
   const std::size_t ranked = ranked_count(group), unranked = group.entries.size() - ranked;
+  if (group.problems.empty())
+    return "No problem has a verdict in this table (nothing was executed), so no row is ranked.";
   std::string text = "Ranks on " + std::to_string(group.problems.size()) + " problems (" +
                      escape(score::problems_text(group.problems)) + "): every problem a row judged.";
   if (unranked > 0)

@@ -176,6 +176,26 @@ TEST(Leaderboard, ASimulatedGroupSaysNothingWasTimedAndStillScoresPass) {
   EXPECT_EQ(markdown.find("## 8x NVIDIA H200, W 8\n\nJudged"), std::string::npos) << "GPU groups carry no note";
 }
 
+// Compiled without a GPU: no verdict anywhere, so nothing to rank on and no row is ranked.
+TEST(Leaderboard, RanksNoRowWhereNoProblemHasAVerdict) {
+  const std::filesystem::path root = test::copy_fixture("tree").parent_path() / "nogpu-tree";
+  std::filesystem::create_directories(root);
+  std::filesystem::copy(test::fixture_dir("nogpu"), root / "nogpu", std::filesystem::copy_options::recursive);
+  std::string records = test::read_text(root / "nogpu" / "samples.jsonl");
+  for (std::size_t at = records.find("\"compile_error\""); at != std::string::npos; at = records.find("\"compile_error\""))
+    records.replace(at, 15, "\"compiled\"");
+  test::write_text(root / "nogpu" / "samples.jsonl", records);
+  const Leaderboard board = build_leaderboard(root, 1, 20);
+  ASSERT_EQ(board.groups.size(), 1u);
+  EXPECT_TRUE(board.groups[0].problems.empty());
+  EXPECT_EQ(ranked_count(board.groups[0]), 0u);
+  const std::string markdown = render_markdown(board);
+  EXPECT_NE(markdown.find("No problem has a verdict in this table (nothing was executed), so no row is ranked."),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| unranked | "), std::string::npos);
+}
+
 TEST(Leaderboard, NamesTheInvalidDirectory) {
   const auto root = test::copy_fixture("tree");
   test::write_text(root / "h200" / "model-b" / "samples.jsonl", "{not json\n");
