@@ -46,6 +46,18 @@ std::string correct_text(const score::ProblemTally& tally) {
   return tally.statuses.count("compiled") ? "not executed (no verdict)" : "not evaluated";
 }
 
+std::string category_text(const score::GroupScore& category, const bool timed) {
+  const score::Estimate* pass = category.find("pass@1");
+  std::string text = value_text(pass ? pass->value : std::nullopt);
+  if (!timed) return text;
+  const score::Estimate* fast = category.find(score::fast_name(1, 1));
+  return text + " / " + value_text(fast ? fast->value : std::nullopt);
+}
+
+std::string category_heading(bool timed) {
+  return timed ? "Per category (pass@1 / fast_1@1)" : "Per category (pass@1)";
+}
+
 std::string metric_label(const std::string& metric) {
   if (metric == "geomean_speedup") return "geomean speedup";
   if (metric == "median_sol_fraction") return "median SOL fraction";

@@ -19,6 +19,11 @@ std::string turn_series_text(const score::Score& score, const std::string& metri
 /// A problem's correct count, or why it is unknown.
 std::string correct_text(const score::ProblemTally& tally);
 
+/// A per-category cell: "pass@1 / fast_1@1" values, or pass@1 alone where nothing was timed.
+std::string category_text(const score::GroupScore& category, bool timed);
+/// Its table's title: "Per category (pass@1 / fast_1@1)", or "Per category (pass@1)".
+std::string category_heading(bool timed);
+
 /// Human column heads: "pass@1", "fast_1@4", "geomean speedup".
 std::string metric_label(const std::string& metric);
 

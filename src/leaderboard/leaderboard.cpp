@@ -25,6 +25,60 @@ std::string world_of(const nlohmann::json& fingerprint) {
   return text_of(world, "?");
 }
 
+// The earliest start date ("2026-11-30") of the directories behind a row; "" when none says.
+std::string start_date(const std::vector<results::ResultsDir>& dirs) {
+  std::string earliest;
+  for (const auto& dir : dirs) {
+    const std::string started = text_of(dir.run.doc.value("started", nlohmann::json()), "");
+    if (started.size() >= 10 && (earliest.empty() || started < earliest)) earliest = started;
+  }
+  return earliest.substr(0, std::min<std::size_t>(10, earliest.size()));
+}
+
+// What tells a row apart from another of its model: dtype, dims, turns, the date, and any other
+// setting in which it differs from a row of the same model in the group (`run`); of those, the
+// ones that differ (`distinct`).
+void describe_runs(Group& group, const std::vector<std::string>& dates) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> parts;  // per entry: (field, text)
+  for (std::size_t index = 0; index < group.entries.size(); ++index) {
+    const Entry& entry = group.entries[index];
+    const nlohmann::json& mine = entry.score.pool.fingerprint;
+    const int turns = entry.score.turns;
+    std::vector<std::pair<std::string, std::string>> mine_parts = {
+        {"dtype", entry.dtype},
+        {"dims", "dims " + text_of(mine.value("dims", nlohmann::json()), "?")},
+        {"turns", std::to_string(turns) + (turns == 1 ? " turn" : " turns")}};
+    if (!dates[index].empty()) mine_parts.emplace_back("date", dates[index]);
+    for (const auto& other : group.entries) {
+      if (&other == &entry || other.model != entry.model) continue;
+      for (const auto& [field, value] : mine.items()) {
+        if (field == "model" || field == "dtype" || field == "dims" || field == "turns") continue;
+        const bool listed = std::any_of(mine_parts.begin(), mine_parts.end(),
+                                        [&](const auto& part) { return part.first == field; });
+        if (other.score.pool.fingerprint.value(field, nlohmann::json()) != value && !listed)
+          mine_parts.emplace_back(field, field + " " + text_of(value, "absent"));
+      }
+    }
+    parts.push_back(std::move(mine_parts));
+  }
+  auto text_of_part = [&](std::size_t entry, const std::string& field) {
+    for (const auto& [name, text] : parts[entry])
+      if (name == field) return text;
+    return std::string();
+  };
+  for (std::size_t index = 0; index < group.entries.size(); ++index) {
+    Entry& entry = group.entries[index];
+    for (const auto& [field, text] : parts[index]) {
+      entry.run += (entry.run.empty() ? "" : ", ") + text;
+      for (std::size_t other = 0; other < group.entries.size(); ++other)
+        if (other != index && group.entries[other].model == entry.model && text_of_part(other, field) != text) {
+          entry.distinct += (entry.distinct.empty() ? "" : ", ") + text;
+          break;
+        }
+    }
+  }
+}
+
 double rank_value(const Entry& entry, const std::string& metric) {
   const score::Estimate* estimate = entry.score.overall.find(metric);
   return estimate && estimate->value ? *estimate->value : -1.0;
@@ -46,14 +100,67 @@ results::ResultsDir load_named(const fs::path& dir, const fs::path& root) {
   return loaded;
 }
 
+// The fair-ranking rule (docs/RESULTS.md, "Leaderboard"): the group ranks on every problem some
+// row judged; a row that judged them all is ranked, one that lacks some is listed below, unranked.
+void rank_fairly(Group& group) {
+  std::vector<std::vector<std::string>> judged;
+  for (const auto& entry : group.entries) judged.push_back(score::judged_problems(entry.score.problems));
+  score::CoverageSet set = score::cover(judged);
+  group.problems = std::move(set.problems);
+  for (std::size_t index = 0; index < group.entries.size(); ++index) {
+    group.entries[index].coverage = std::move(set.runs[index]);
+    // Where no row has a verdict (all compiled without a GPU), there is nothing to rank on.
+    group.entries[index].ranked = group.entries[index].coverage.complete() && !group.problems.empty();
+  }
+  const std::string k = "pass@" + std::to_string(group.k), fast = score::fast_name(1, group.k);
+  auto key = [&](const Entry& entry) {
+    return std::make_tuple(entry.ranked, entry.coverage.judged.size(), rank_value(entry, fast),
+                           rank_value(entry, k), rank_value(entry, "pass@1"));
+  };
+  std::stable_sort(group.entries.begin(), group.entries.end(),
+                   [&](const Entry& a, const Entry& b) { return key(a) > key(b); });
+}
+
 }  // namespace
 
 std::vector<double> chart_ps() { return {0, 0.5, 1, 1.25, 1.5, 2, 2.5, 3}; }
 
 std::vector<std::string> table_metrics(const Group& group) {
-  const std::string k = std::to_string(group.k);
-  return {"pass@1", "pass@" + k, score::fast_name(1, group.k), score::fast_name(1.5, group.k),
-          "geomean_speedup", "median_sol_fraction"};
+  std::vector<std::string> metrics = {"pass@1"};
+  if (group.k > 1) metrics.push_back("pass@" + std::to_string(group.k));
+  if (!group_timed(group)) return metrics;
+  for (const std::string& metric : {score::fast_name(1, group.k), score::fast_name(1.5, group.k),
+                                    std::string("geomean_speedup")})
+    metrics.push_back(metric);
+  // Only where a run was checked against the speed of light: otherwise a column of "-".
+  for (const auto& entry : group.entries)
+    if (const score::Estimate* sol = entry.score.overall.find("median_sol_fraction"); sol && sol->value) {
+      metrics.push_back("median_sol_fraction");
+      break;
+    }
+  return metrics;
+}
+
+std::size_t ranked_count(const Group& group) {
+  std::size_t count = 0;
+  while (count < group.entries.size() && group.entries[count].ranked) ++count;
+  return count;
+}
+
+std::string row_name(const Group& group, const Entry& entry) {
+  for (const auto& other : group.entries)
+    if (&other != &entry && other.model == entry.model)
+      return entry.model + " (" + (entry.distinct.empty() ? entry.run : entry.distinct) + ")";
+  return entry.model;
+}
+
+bool group_timed(const Group& group) {
+  bool simulated = false;
+  for (const auto& entry : group.entries) {
+    if (entry.score.overall.timed_samples > 0) return true;
+    simulated = simulated || entry.score.overall.simulated_records > 0;
+  }
+  return !simulated;  // a GPU table where nothing was fast enough to time still shows its zeros
 }
 
 int group_turns(const Group& group) {
@@ -108,6 +215,8 @@ Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int boot
     settings.ps = board.chart_ps;
     settings.seed = seed;
     settings.bootstrap = bootstrap;
+    std::vector<std::string> dates;
+    for (auto& [settings_key, dirs] : by_settings) dates.push_back(start_date(dirs));
     for (auto& pool : pools) {
       Entry entry;
       entry.model = text_of(pool.fingerprint.value("model", nlohmann::json()), "unknown model");
@@ -121,11 +230,8 @@ Leaderboard build_leaderboard(const fs::path& root, std::uint64_t seed, int boot
       group.entries.push_back(std::move(entry));
     }
     std::sort(group.categories.begin(), group.categories.end());
-    const std::vector<std::string> metrics = table_metrics(group);
-    std::stable_sort(group.entries.begin(), group.entries.end(), [&](const Entry& a, const Entry& b) {
-      return std::make_tuple(rank_value(a, metrics[2]), rank_value(a, metrics[1]), rank_value(a, metrics[0])) >
-             std::make_tuple(rank_value(b, metrics[2]), rank_value(b, metrics[1]), rank_value(b, metrics[0]));
-    });
+    describe_runs(group, dates);
+    rank_fairly(group);
     board.groups.push_back(std::move(group));
   }
   board.records = std::make_shared<decltype(buckets)>(std::move(buckets));  // moves keep nodes

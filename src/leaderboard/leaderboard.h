@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/score/coverage.h"
 #include "src/score/score.h"
 
 namespace pkb::leaderboard {
@@ -15,8 +16,12 @@ namespace pkb::leaderboard {
 struct Entry {
   std::string model;     // fingerprint.model
   std::string dtype;     // fingerprint.dtype
+  std::string run;       // what tells it apart from another row of its model: "bf16, dims test, 1 turn, 2026-11-30"
+  std::string distinct;  // of those, the ones another row of its model differs in ("dims large, 2026-11-24")
   std::vector<std::string> dirs;  // relative to the root
   score::Score score;
+  score::Coverage coverage;  // of the group's problems (score/coverage.h)
+  bool ranked = false;       // judged every problem of the group
   std::string anchor;    // "g0-r1"
 };
 
@@ -24,9 +29,22 @@ struct Group {
   std::string hardware;  // run.json hardware_key ("unknown hardware" when absent)
   std::string world;     // fingerprint.world as text
   int k = 1;             // the k of this group's pass@k: the fewest samples of any problem, max 10
-  std::vector<Entry> entries;  // ranked: fast_1@k, then pass@k, then pass@1
+  std::vector<std::string> problems;  // what it ranks on: every problem some row judged
+  // Ranked rows first (fast_1@k, then pass@k, then pass@1), then the unranked ones, which lack
+  // some of `problems`, by how many they judged and the same keys.
+  std::vector<Entry> entries;
   std::vector<std::string> categories;
 };
+
+/// The rows of `group` that are ranked (a prefix of entries).
+std::size_t ranked_count(const Group& group);
+
+/// How charts and secondary tables name a row: its model, plus what tells it apart where another
+/// row of the group has the same model ("m (dims large, 2026-11-24)").
+std::string row_name(const Group& group, const Entry& entry);
+
+/// Whether some row of `group` has a timed sample: its speed columns and map shading mean something.
+bool group_timed(const Group& group);
 
 /// For a group judged on the simulated node, one sentence saying what its numbers mean; "" for
 /// GPU groups.
@@ -46,7 +64,9 @@ std::vector<double> chart_ps();
 /// file and line) for one that is invalid; an empty root is an error too.
 Leaderboard build_leaderboard(const std::filesystem::path& root, std::uint64_t seed, int bootstrap);
 
-/// Names of the table's metrics for a group: pass@1, pass@k, fast_1@k, fast_1.5@k, geomean_speedup.
+/// Names of the table's metrics for a group, each once: pass@1, pass@k (k > 1 only), then where
+/// the group was timed fast_1@k, fast_1.5@k, geomean_speedup, and median_sol_fraction where some
+/// row has one.
 std::vector<std::string> table_metrics(const Group& group);
 
 /// The most refinement turns of any entry in `group`: 1 when none has more than one.

@@ -5,6 +5,7 @@
 #include "src/leaderboard/cells.h"
 #include "src/leaderboard/escape.h"
 #include "src/leaderboard/leaderboard.h"
+#include "src/leaderboard/ranking_text.h"
 #include "src/score/score_report.h"
 
 namespace pkb::leaderboard {
@@ -21,14 +22,15 @@ void problems_section(std::ostringstream& out, const Group& group, const Entry& 
   const std::vector<std::string> metrics = table_metrics(group);
   out << "\n<a id=\"" << entry.anchor << "\"></a>\n\n#### " << markdown_escape(entry.model) << " ("
       << markdown_escape(group.hardware) << ", W " << markdown_escape(group.world) << ", "
-      << markdown_escape(entry.dtype) << "): problems\n\nFrom:";
+      << markdown_escape(entry.run) << "): problems\n\nFrom:";
   for (const auto& dir : entry.dirs) out << " " << markdown_escape(dir);
-  out << "\n\n| problem | category | n | correct |";
+  out << ". " << listed_problems_sentence(entry) << "\n\n| problem | category | n | correct |";
   for (const auto& metric : metrics) out << " " << metric_label(metric) << " |";
   out << "\n|---|---|---:|---:|";
   for (std::size_t index = 0; index < metrics.size(); ++index) out << "---:|";
   out << "\n";
   for (const auto& tally : entry.score.problems) {
+    if (tally.statuses.empty()) continue;  // no sample: the sentence above counts them
     const score::GroupScore row = score::problem_group(entry.score, tally);
     out << "| " << markdown_escape(tally.problem) << " | " << markdown_escape(tally.category) << " | "
         << tally.n << " | " << correct_text(tally)
@@ -46,7 +48,7 @@ void turns_section(std::ostringstream& out, const Group& group) {
   out << "\n### By turn (turn t scores each sample's first t answers)\n\n"
       << "| model | turns | pass@1 by turn | " << fast << " by turn |\n|---|---:|---|---|\n";
   for (const auto& entry : group.entries)
-    out << "| " << markdown_escape(entry.model) << " | " << entry.score.turns << " | "
+    out << "| " << markdown_escape(row_name(group, entry)) << " | " << entry.score.turns << " | "
         << turn_series_text(entry.score, "pass@1") << " | " << turn_series_text(entry.score, fast)
         << " |\n";
 }
@@ -60,34 +62,38 @@ std::string render_markdown(const Leaderboard& board) {
       << " results directories. Results on different hardware or world sizes are never ranked together: one table per "
          "(hardware, W). Values are means over problems of the unbiased estimators, with 95% "
          "bootstrap intervals over problems; fast_p counts correct samples strictly faster than "
-         "p times the baseline on non-emulated hardware.\n";
+         "p times the baseline on non-emulated hardware. "
+      << fair_ranking_rule() << "\n";
   for (const auto& group : board.groups) {
     const std::vector<std::string> metrics = table_metrics(group);
     out << "\n## " << markdown_escape(group.hardware) << ", W " << markdown_escape(group.world)
         << "\n\n";
     if (const std::string note = simulated_note(group); !note.empty()) out << note << "\n\n";
-    out << "| rank | model | hardware | W | dtype | samples |";
+    out << ranking_sentence(group, markdown_escape) << "\n\n| rank | model | run | problems | samples |";
     for (const auto& metric : metrics) out << " " << metric_label(metric) << " |";
-    out << "\n|---:|---|---|---|---|---:|";
+    out << "\n|---:|---|---|---:|---:|";
     for (std::size_t index = 0; index < metrics.size(); ++index) out << "---|";
     out << "\n";
     for (std::size_t rank = 0; rank < group.entries.size(); ++rank) {
       const Entry& entry = group.entries[rank];
-      out << "| " << rank + 1 << " | " << markdown_escape(entry.model) << " | "
-          << markdown_escape(group.hardware) << " | " << markdown_escape(group.world) << " | "
-          << markdown_escape(entry.dtype) << " | " << entry.score.overall.samples << " |";
+      const std::string coverage = std::to_string(entry.coverage.judged.size()) + "/" +
+                                   std::to_string(group.problems.size());
+      out << "| " << (entry.ranked ? std::to_string(rank + 1) : std::string("unranked")) << " | "
+          << markdown_escape(entry.model) << " | " << markdown_escape(entry.run) << " | " << coverage
+          << (entry.ranked ? std::string() : ", lacks " + markdown_escape(score::problems_text(entry.coverage.lacking)))
+          << " | " << entry.score.overall.samples << " |";
       for (const auto& metric : metrics)
         out << " [" << cell_text(entry.score.overall, metric) << "](#" << entry.anchor << ") |";
       out << "\n";
     }
     turns_section(out, group);
-    out << "\n### Per category (pass@1 / fast_1@1)\n\n| model |";
+    out << "\n### " << category_heading(group_timed(group)) << "\n\n| model |";
     for (const auto& category : group.categories) out << " " << markdown_escape(category) << " |";
     out << "\n|---|";
     for (std::size_t index = 0; index < group.categories.size(); ++index) out << "---|";
     out << "\n";
     for (const auto& entry : group.entries) {
-      out << "| " << markdown_escape(entry.model) << " |";
+      out << "| " << markdown_escape(row_name(group, entry)) << " |";
       for (const auto& category : group.categories) {
         const score::GroupScore* found = nullptr;
         for (const auto& scored : entry.score.categories)
@@ -96,10 +102,7 @@ std::string render_markdown(const Leaderboard& board) {
           out << " - |";
           continue;
         }
-        const score::Estimate* pass = found->find("pass@1");
-        const score::Estimate* fast = found->find(score::fast_name(1, 1));
-        out << " [" << value_text(pass ? pass->value : std::nullopt) << " / "
-            << value_text(fast ? fast->value : std::nullopt) << "](#" << entry.anchor << ") |";
+        out << " [" << category_text(*found, group_timed(group)) << "](#" << entry.anchor << ") |";
       }
       out << "\n";
     }

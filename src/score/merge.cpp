@@ -28,7 +28,13 @@ Pool merge_dirs(const std::vector<results::ResultsDir>& dirs, bool allow_mixed) 
                          ": different settings are not merged (--allow-mixed scores them together)");
       pool.mixed = true;
       source = static_cast<int>(index);
+      for (std::size_t earlier = 1; earlier < index; ++earlier)
+        if (!results::first_difference(dirs[earlier].run, dir.run)) {
+          source = pool.input_sources[earlier];
+          break;
+        }
     }
+    pool.input_sources.push_back(source);
     for (const auto& record : dir.samples) {
       auto [it, inserted] =
           seen.emplace(std::make_tuple(source, record.problem, record.sample, record.turn), &record);

@@ -12,7 +12,8 @@
 namespace pkb::score {
 
 /// A record tagged with the run it belongs to: records of runs with different settings
-/// (--allow-mixed) are distinct samples even when their (problem, sample) are equal.
+/// (--allow-mixed) are distinct samples even when their (problem, sample) are equal. The source is
+/// the index of the first input with the same settings, so shards of one run share it.
 struct PooledRecord {
   const results::ScoredSample* record;
   int source;
@@ -20,6 +21,7 @@ struct PooledRecord {
 
 struct Pool {
   std::vector<std::string> inputs;                  // the directories, as named
+  std::vector<int> input_sources;                   // per input: its records' source
   nlohmann::json fingerprint;                       // the first directory's
   std::string hardware_key;                         // the first directory's ("" when absent)
   bool mixed = false;                               // settings differed (--allow-mixed)

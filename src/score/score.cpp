@@ -8,6 +8,7 @@
 
 #include "src/common/error.h"
 #include "src/score/bootstrap.h"
+#include "src/score/coverage.h"
 #include "src/score/estimator.h"
 #include "src/score/turn_score.h"
 
@@ -169,6 +170,7 @@ Score compute_score(Pool pool, const ScoreSettings& settings) {
   if (settings.bootstrap < 0) throw UsageError("--bootstrap: expected a count >= 0");
   Score score;
   score.settings = settings;
+  pool = keep_complete_runs(std::move(pool), score.notes);  // runs of other settings: same problems
   score.problems = tally_problems(pool, settings.ps);
   score.pool = std::move(pool);
   score.ks = choose_ks(score.problems, settings, score.notes);

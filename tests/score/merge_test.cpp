@@ -1,10 +1,12 @@
 // Merge rules: runs of equal settings pool their samples; different settings are refused naming
-// the field and both values unless --allow-mixed; a sample in two runs is an error.
+// the field and both values unless --allow-mixed, and then pooled only over the problems every run
+// judged (a run lacking some is left out, named); a sample in two runs is an error.
 #include "src/score/merge.h"
 
 #include <gtest/gtest.h>
 
 #include "src/common/error.h"
+#include "src/score/coverage.h"
 #include "src/score/score.h"
 #include "tests/score/fixture.h"
 
@@ -104,6 +106,53 @@ TEST(Merge, RefusesDifferentHardware) {
   std::vector<results::ResultsDir> dirs = {results::load_results_dir(basic_lines(1, 5)),
                                            results::load_results_dir(second)};
   EXPECT_THROW(merge_dirs(dirs, false), InputError);
+}
+
+
+// The fair-comparison rule (coverage.h): runs of different settings are pooled only over the same
+// problems. basic judges p_all, p_none and p_some (p_empty has only an api_error).
+TEST(Merge, AllowMixedLeavesOutARunThatLacksProblemsAndSaysWhat) {
+  const fs::path partial = basic_lines(1, 3);  // p_all only
+  set_temperature(partial, "0.7");
+  std::vector<results::ResultsDir> dirs = {results::load_results_dir(test::fixture_dir("basic")),
+                                           results::load_results_dir(partial)};
+  const Score mixed = compute_score(merge_dirs(dirs, true), settings());
+  EXPECT_EQ(mixed.overall.samples, 9) << "the partial run's 3 samples are left out";
+  EXPECT_NEAR(*mixed.overall.find("pass@1")->value, 5.0 / 9, 1e-12);
+  ASSERT_GE(mixed.notes.size(), 2u);
+  EXPECT_EQ(mixed.notes[0], dirs[1].name +
+                                " judged 1/3 of the problems the runs judged (lacks p_none, p_some): left "
+                                "out, so every number here is over the same problems for every run");
+}
+
+TEST(Merge, AllowMixedRefusesRunsThatShareNoCompleteProblemSet) {
+  const fs::path second = basic_lines(4, 6);  // p_none only
+  set_temperature(second, "0.7");
+  std::vector<results::ResultsDir> dirs = {results::load_results_dir(basic_lines(1, 3)),
+                                           results::load_results_dir(second)};
+  try {
+    compute_score(merge_dirs(dirs, true), settings());
+    FAIL() << "runs on disjoint problems were pooled";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "--allow-mixed: no run judged every problem the runs judged between them (2), so they "
+              "cannot be compared on the same problems; score each alone");
+  }
+}
+
+// Two shards of the other run: together they judged every problem, so they count as one run.
+TEST(Merge, AllowMixedCountsShardsOfOneRunTogether) {
+  const fs::path first_half = basic_lines(1, 5), second_half = basic_lines(6, 10);
+  set_temperature(first_half, "0.7");
+  set_temperature(second_half, "0.7");
+  std::vector<results::ResultsDir> dirs = {results::load_results_dir(test::fixture_dir("basic")),
+                                           results::load_results_dir(first_half),
+                                           results::load_results_dir(second_half)};
+  const Score mixed = compute_score(merge_dirs(dirs, true), settings());
+  EXPECT_EQ(mixed.pool.input_sources, (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(mixed.overall.samples, 18);
+  for (const auto& note : mixed.notes)
+    EXPECT_EQ(note.find("of the problems the runs judged"), std::string::npos) << note;
 }
 
 }  // namespace

@@ -90,6 +90,29 @@ TEST(ScoreCli, RefusesMixedSettingsUnlessAllowed) {
   EXPECT_NE(mixed.out.find("\n\"all\",5,18,"), std::string::npos) << mixed.out;
 }
 
+// The fair-comparison rule (docs/RESULTS.md, "Leaderboard"): a mixed run that judged only p_all
+// is left out, and the table says so, whether it comes first or not.
+TEST(ScoreCli, AllowMixedComparesRunsOnTheSameProblems) {
+  const auto partial = copy_fixture("basic");
+  std::string run_json = read_text(partial / "run.json");
+  run_json.replace(run_json.find("\"dims\": \"test\""), 14, "\"dims\": \"bench\"");
+  write_text(partial / "run.json", run_json);
+  const std::string records = read_text(partial / "samples.jsonl");
+  std::size_t third_line_end = 0;
+  for (int line = 0; line < 3; ++line) third_line_end = records.find('\n', third_line_end) + 1;
+  write_text(partial / "samples.jsonl", records.substr(0, third_line_end));  // p_all only
+  const PkbRun mixed = run_pkb("score " + quoted(fixture_dir("basic")) + " " + quoted(partial) + " --allow-mixed");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("note: " + partial.string() +
+                           " judged 1/3 of the problems the runs judged (lacks p_none, p_some): left out"),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_NE(mixed.out.find("samples: 9 "), std::string::npos) << mixed.out;
+  const PkbRun reversed = run_pkb("score " + quoted(partial) + " " + quoted(fixture_dir("basic")) + " --allow-mixed");
+  ASSERT_EQ(reversed.exit_code, 0) << reversed.err;
+  EXPECT_NE(reversed.out.find("samples: 9 "), std::string::npos) << "the complete run is kept, whichever comes first";
+}
+
 TEST(ScoreCli, ReportsATornLineAndRefusesACorruptOne) {
   const auto dir = copy_fixture("basic");
   write_text(dir / "samples.jsonl", read_text(dir / "samples.jsonl") + "{\"schema_ver");
