@@ -152,7 +152,7 @@ std::string render_html(const Leaderboard& board) {
       out << "<p class=\"note\">" << html_escape(note) << "</p>\n";
     main_table(out, group);
     out << "<h3>Models x problems</h3>\n<p class=\"note\">" << html_escape(map_sentence(group)) << "</p>\n"
-        << problem_map(group, "problem-map-g" + std::to_string(g));
+        << problem_map(group, "g" + std::to_string(g));
     if (group_timed(group)) out << "<h3>fast_p@1 against p</h3>\n" << fast_p_chart(group, board.chart_ps);
     turns_table(out, group);
     category_table(out, group);

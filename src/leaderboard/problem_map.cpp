@@ -240,7 +240,9 @@ std::string problem_map(const Group& group, const std::string& id) {
   const double height = top + rows_h + 12 + legend_h + kPad;
 
   std::ostringstream svg;
-  svg << "<svg class=\"problem-map\" id=\"" << id << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+  // Every map has the id the issue tracker and readers search for ("problem-map"); data-table tells
+  // the tables apart (browsers and querySelectorAll accept a repeated id).
+  svg << "<svg class=\"problem-map\" id=\"problem-map\" data-table=\"" << id << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
       << kWidth << "\" height=\"" << number(height) << "\" viewBox=\"0 0 " << kWidth << " " << number(height)
       << "\" role=\"img\" aria-label=\"models by problems: the best status of each model's samples\">\n"
       << body.str() << "</svg>\n";

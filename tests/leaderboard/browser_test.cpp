@@ -155,7 +155,7 @@ TEST(LeaderboardBrowser, APublishableBoardFitsA1280PxWindow) {
     const nlohmann::json& section = verdict["sections"][g];
     const Group& group = board.groups[g];
     EXPECT_EQ(section["maps"], 1) << section.dump();
-    EXPECT_EQ(section["map_id"], "problem-map-g" + std::to_string(g));
+    EXPECT_EQ(section["map_id"], "problem-map:g" + std::to_string(g));
     EXPECT_EQ(section["board_rows"].get<std::size_t>(), group.entries.size());
     EXPECT_EQ(section["map_rows"].get<std::size_t>(), group.entries.size());
     EXPECT_EQ(section["cells"].get<std::size_t>(), group.entries.size() * test::kAllProblems);

@@ -21,14 +21,14 @@ TEST(ProblemMap, DrawsAModelsByProblemsMapPerTable) {
     ++cells;
   EXPECT_EQ(maps, 2u);
   EXPECT_EQ(cells, (4u + 1u) * 87u);
-  EXPECT_NE(html.find("id=\"problem-map-g0\""), std::string::npos);
-  EXPECT_NE(html.find("id=\"problem-map-g1\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"problem-map\" data-table=\"g0\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"problem-map\" data-table=\"g1\""), std::string::npos);
   // The first-40 run never sampled 041: a white "not run" cell.
   EXPECT_NE(html.find("<title>041_problem (expert-parallel): not run</title>"), std::string::npos);
   // GPU cells give the speedup; simulated ones say it was not timed, and that table has no shades.
   EXPECT_NE(html.find("samples correct, best speedup "), std::string::npos);
   EXPECT_NE(html.find(" samples correct, speedup not timed</title>"), std::string::npos);
-  const std::size_t sim_map = html.find("id=\"problem-map-g1\"");
+  const std::size_t sim_map = html.find("data-table=\"g1\"");
   EXPECT_EQ(html.find("correct, &gt;= 2x", sim_map), std::string::npos);
   EXPECT_NE(html.find("correct, &gt;= 2x"), std::string::npos);
 
