@@ -63,7 +63,9 @@ void prepare_call(ExecDevice& device, const PlanRunner& runner, int set, int var
         device.fill(rank, address, {4, garbage_word(seed * 1315423911ull + b * 8 + rank)},
                     buffer.bytes);
     }
-    device.memset(rank, 0, runner.signal_pad(rank), 0, runner.signal_pad_bytes());
+    // A harness fill like the others (not a plan step): the simulated node's memory model counts it
+    // as written before the call, not as a step a kernel could race with.
+    device.fill(rank, runner.signal_pad(rank), {4, 0}, runner.signal_pad_bytes());
   }
 }
 
