@@ -68,6 +68,7 @@ enum class MemoryModel : std::uint8_t { sc, ptx };
 struct RaceFinding {
   bool warning = false;
   std::string message;
+  std::string site;  // the two instructions ("pc:pc"): one race found in several calls or ranks is one
 };
 
 /// What precedes a launch (the simulated device's streams, events, barriers and collectives),

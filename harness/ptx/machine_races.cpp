@@ -142,8 +142,7 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
                          (finding.strength == mm::Strength::narrow ? "; .cta scope does not reach another block" : "")
                    : "put __syncthreads() between them";
   }
-  const char* kind = finding.strength == mm::Strength::unacquired ? "warning: consumer without acquire"
-                                                                  : "data race";
+  const char* kind = finding.strength == mm::Strength::unacquired ? "consumer without acquire" : "data race";
   return std::string(kind) + " under the PTX memory model between " + distance + " on " + memory + ": " +
          describe_access(second) + ", and earlier " + describe_access(first) + "; " + why + "; " + fix;
 }
@@ -151,7 +150,7 @@ std::string Machine::describe_race(const mm::Finding& finding) const {
 void Machine::report_race(const mm::Finding& finding, int lane) {
   const bool warning = finding.strength == mm::Strength::unacquired;
   std::string message = describe_race(finding);
-  race_findings_.push_back({warning, message});
+  race_findings_.push_back({warning, message, std::to_string(finding.earlier.pc) + ":" + std::to_string(finding.later.pc)});
   if (warning || !fault_on_race_) return;
   if (lane >= 0) throw LaneFault{lane, Fault::Kind::race, std::move(message), true};
 }

@@ -153,7 +153,8 @@ class SimDevice final : public ExecDevice {
   std::uint64_t stall_jump_ns_ = 0;
   std::optional<SyncResult> lost_;  // after a fault the device stays failed, as a CUDA context
   std::string notes_;
-  std::vector<std::string> warnings_;  // the memory model's warnings of every call, once each
+  std::vector<std::string> warnings_;  // the memory model's warnings of every call, once per site
+  std::vector<std::string> warning_sites_;
   int calls_ = 0;
   bool schedule_set_ = false;
 };

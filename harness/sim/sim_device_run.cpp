@@ -384,8 +384,10 @@ SyncResult SimDevice::synchronize(double timeout_s) {
   reset_call_ends();
   for (const auto& finding : machine_.race_findings())
     if (finding.warning && warnings_.size() < kMaxWarnings &&
-        std::find(warnings_.begin(), warnings_.end(), finding.message) == warnings_.end())
+        std::find(warning_sites_.begin(), warning_sites_.end(), finding.site) == warning_sites_.end()) {
       warnings_.push_back(finding.message);
+      warning_sites_.push_back(finding.site);
+    }
   return {};
 }
 
