@@ -173,19 +173,35 @@ TEST(EvalCli, ASourceWithASeparatePlanFile) {
   EXPECT_EQ(doc.at("message").get<std::string>().rfind("trial 1: rank 0 y: ", 0), 0u) << doc.at("message");
 }
 
-TEST(EvalCli, GpuScopeOrderingOnPeerMemoryIsAWarning) {
-  const std::string dir = make_temp_dir("eval_cli_scope");
-  const std::string answer = write_answer(dir, "fence.md",
-      "```cuda\nextern \"C\" __global__ void sum(pkb::Peers<const __nv_bfloat16> x, __nv_bfloat16* y, int n) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  __threadfence();\n"
-      "  if (i < n) y[i] = __float2bfloat16(__bfloat162float(x[0][i]) + __bfloat162float(x[1][i]));\n}\n```\n"
-      "```json\n{\"steps\": [{\"op\": \"kernel\", \"kernel\": \"sum\", \"grid\": [\"ceil_div(M * N, 256)\"], "
-      "\"block\": [256], \"args\": [\"peers(x)\", \"y\", \"i32(M * N)\"]}]}\n```\n");
-  const PkbRun run = run_pkb("eval 1 " + answer + " --world 2 --dims test --json");
-  const auto doc = nlohmann::json::parse(run.out);
-  ASSERT_EQ(doc.at("warnings").size(), 1u) << run.out;
-  EXPECT_NE(doc["warnings"][0].get<std::string>().find("kernel 'sum' reaches other ranks' memory but orders it at GPU scope"),
-            std::string::npos);
+// The memory model on the command line: a GPU-scope fence between ranks is incorrect and the
+// message names the race; a reader that polls without an acquire is correct with a warning in the
+// table and in --json; --memory-model sc judges without the check; a bad value is a usage error.
+TEST(EvalCli, TheMemoryModelJudgesOrderingAndWarnsOfAMissingAcquire) {
+  const std::string ordering = std::string(PKB_SOURCE_DIR) + "/tests/sim/ordering/";
+  const PkbRun gpu_fence = run_pkb("eval 1 " + ordering + "001_flag_gpu_fences.md --world 2 --dims test --json");
+  const auto racy = nlohmann::json::parse(gpu_fence.out);
+  if (has_gpu(racy)) GTEST_SKIP() << "a GPU is visible: the simulated node does not judge";
+  EXPECT_EQ(gpu_fence.exit_code, 1);
+  EXPECT_EQ(racy.at("status"), "incorrect");
+  EXPECT_NE(racy.at("message").get<std::string>().find("data race under the PTX memory model between rank"),
+            std::string::npos) << racy.at("message");
+  EXPECT_EQ(racy.at("run").at("simulation").at("memory_model"), "ptx");
+
+  const PkbRun sc = run_pkb("eval 1 " + ordering + "001_flag_gpu_fences.md --world 2 --dims test --memory-model sc --json");
+  const auto unchecked = nlohmann::json::parse(sc.out);
+  EXPECT_EQ(sc.exit_code, 0) << sc.err;
+  EXPECT_EQ(unchecked.at("status"), "correct");
+  EXPECT_EQ(unchecked.at("run").at("simulation").at("memory_model"), "sc");
+
+  const std::string no_acquire = ordering + "001_flag_reader_no_acquire.md --world 2 --dims test";
+  const auto warned = nlohmann::json::parse(run_pkb("eval 1 " + no_acquire + " --json").out);
+  EXPECT_EQ(warned.at("status"), "correct");
+  ASSERT_FALSE(warned.at("warnings").empty());
+  EXPECT_EQ(warned["warnings"][0].get<std::string>().rfind("consumer without acquire under the PTX memory model", 0), 0u);
+  const PkbRun table = run_pkb("eval 1 " + no_acquire);
+  EXPECT_NE(table.out.find("\nwarning  consumer without acquire"), std::string::npos) << table.out;
+
+  EXPECT_EQ(run_pkb("eval 1 " + kExample + " --memory-model tso").err, "pkb: error: --memory-model tso: expected ptx or sc\n");
 }
 
 TEST(EvalCli, BadFlagsAreUsageErrors) {
