@@ -156,15 +156,17 @@ bool RaceDetector::check(const Agent& reader, const Stamp& earlier, const Stamp&
       if (seen.agent == earlier.agent && seen.epoch == earlier.epoch && address >= seen.address &&
           address < seen.address + seen.bytes)
         strength = Strength::ordered;
+  // Ordered, but through two virtual aliases of the memory with no fence.proxy.alias: a race too.
   const bool alias = strength == Strength::ordered;
   if (alias && alias_ordered(earlier, later)) return false;
+  if (alias) strength = Strength::none;
   // One finding per pair of instructions and strength: a loop over a buffer races once.
   for (const Finding& seen : findings_)
     if (seen.earlier.pc == earlier.pc && seen.later.pc == later.pc && seen.strength == strength && seen.alias == alias &&
         ((seen.earlier.bits ^ earlier.bits) & kWriteBit) == 0 && ((seen.later.bits ^ later.bits) & kWriteBit) == 0)
       return false;
   if (findings_.size() >= kMaxFindings) return false;
-  findings_.push_back({alias ? Strength::none : strength, alias, earlier, later, address});
+  findings_.push_back({strength, alias, earlier, later, address});
   return true;
 }
 
