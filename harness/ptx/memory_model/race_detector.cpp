@@ -185,6 +185,14 @@ const Finding* RaceDetector::access(std::uint32_t agent, std::uint64_t address, 
                                          (op.write ? kWriteBit : 0));
   stamp.size = static_cast<std::uint8_t>(std::min<std::uint32_t>(bytes, 255));
   const std::size_t before = findings_.size();
+  // A strong read that reads a morally strong write observes it: the write is ordered before
+  // the reader's later accesses to that location (observation order, part of causality order).
+  if (op.strong && op.read)
+    if (const Cell* first = shadow_.cell(address); first && first->write.agent != 0 && first->write.agent != agent) {
+      Stamp probe = stamp;
+      probe.offset = 0;
+      if (morally_strong(first->write, probe)) remember(a, {address, bytes, first->write.agent, first->write.epoch});
+    }
   for (std::uint32_t i = 0; i < bytes; ++i) {
     Cell* cell = shadow_.cell(address + i);
     if (!cell) break;
@@ -206,9 +214,24 @@ const Finding* RaceDetector::access(std::uint32_t agent, std::uint64_t address, 
 }
 
 void RaceDetector::observe(std::uint32_t agent, std::uint64_t address, std::uint32_t bytes, const AccessOp& op) {
+  Agent& a = agents_[agent];
+  // An acquire operation on a location completes the acquire pattern of an earlier strong read of
+  // it (PTX ISA 8.8: a strong read on M followed by an acquire operation on M).
+  if (op.acquire) {
+    auto kept = a.pending.begin();
+    for (auto& [release, observed] : a.pending) {
+      if (observed.address == address && includes(release.scope, release.agent, agent) &&
+          includes(op.scope, agent, release.agent)) {
+        learn(a, release, Strength::ordered);
+        remember(a, observed);
+      } else {
+        *kept++ = {std::move(release), observed};
+      }
+    }
+    a.pending.erase(kept, a.pending.end());
+  }
   auto slot = sync_.find(address);
   if (slot == sync_.end()) return;
-  Agent& a = agents_[agent];
   const std::pair<std::uint64_t, std::uint32_t> key{address, slot->second.version};
   if (std::find(a.seen.begin(), a.seen.end(), key) != a.seen.end()) return;  // a spin: seen already
   if (a.seen.size() >= kSeenCache) a.seen.erase(a.seen.begin());
