@@ -38,8 +38,10 @@ struct TwoRanks {
     same_rank = detector.add_agent({0, detector.new_cta(), 0, 0, 0}, nullptr);
   }
   std::uint64_t at(const void* p) const { return reinterpret_cast<std::uint64_t>(p); }
+  std::uint32_t next_pc = 0;
   AccessOp op(bool write, bool strong, Scope scope, bool acquire = false) {
     AccessOp o;
+    o.pc = ++next_pc;  // each access its own instruction
     o.write = write;
     o.read = !write;
     o.strong = strong;

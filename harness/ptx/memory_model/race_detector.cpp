@@ -12,6 +12,7 @@ constexpr std::size_t kMaxFindings = 64;
 constexpr std::size_t kMaxPending = 64;
 constexpr std::size_t kMaxReleases = 256;
 constexpr std::size_t kSeenCache = 8;
+constexpr std::size_t kMaxObserved = 32;
 
 int fence_slot(Scope scope) { return scope == Scope::sys ? 2 : scope == Scope::gpu ? 1 : 0; }
 Scope stamp_scope(const Stamp& stamp) { return static_cast<Scope>((stamp.bits >> kScopeShift) & 7); }
@@ -66,7 +67,7 @@ Knowledge& RaceDetector::mutable_known(Agent& agent) {
 
 RaceDetector::Release RaceDetector::snapshot(std::uint32_t agent, Scope scope) {
   Agent& a = agents_[agent];
-  Release release{a.known, agent, a.epoch, scope};
+  Release release{a.known, agent, a.epoch, scope, a.acquired_writes};
   ++a.epoch;  // what the agent does next is not part of this release
   return release;
 }
@@ -75,6 +76,7 @@ void RaceDetector::learn(Agent& agent, const Release& release, Strength strength
   Knowledge& known = mutable_known(agent);
   if (release.known) known.join(*release.known, strength);
   known.raise_agent(release.agent, release.epoch, strength);
+  if (strength == Strength::ordered) remember_all(agent, release.observed.get());
 }
 
 void RaceDetector::release_op(std::uint32_t agent, Scope scope, const void* instr) {
@@ -102,8 +104,21 @@ void RaceDetector::fence(std::uint32_t agent, Scope scope) {
 
 void RaceDetector::remember(Agent& agent, const Observed& observed) {
   if (observed.agent == 0) return;
-  if (agent.acquired_writes.size() >= kSeenCache * 4) agent.acquired_writes.erase(agent.acquired_writes.begin());
-  agent.acquired_writes.push_back(observed);
+  if (agent.acquired_writes)
+    for (const Observed& seen : *agent.acquired_writes)
+      if (seen.address == observed.address && seen.agent == observed.agent && seen.epoch == observed.epoch &&
+          seen.pc == observed.pc)
+        return;  // a spin reads the same write again and again
+  auto list = agent.acquired_writes ? std::make_shared<ObservedList>(*agent.acquired_writes)
+                                    : std::make_shared<ObservedList>();
+  if (list->size() >= kMaxObserved) list->erase(list->begin());
+  list->push_back(observed);
+  agent.acquired_writes = std::move(list);
+}
+
+void RaceDetector::remember_all(Agent& agent, const ObservedList* observed) {
+  if (!observed) return;
+  for (const Observed& seen : *observed) remember(agent, seen);
 }
 
 Strength RaceDetector::known_at(const Agent& reader, const Stamp& event) const {
@@ -152,8 +167,8 @@ bool RaceDetector::check(const Agent& reader, const Stamp& earlier, const Stamp&
   }
   Strength strength = earlier.agent == later.agent ? Strength::ordered : known_at(reader, earlier);
   if (strength != Strength::ordered && (earlier.bits & kWriteBit))
-    for (const Observed& seen : reader.acquired_writes)
-      if (seen.agent == earlier.agent && seen.epoch == earlier.epoch && address >= seen.address &&
+    for (const Observed& seen : reader.acquired_writes ? *reader.acquired_writes : ObservedList{})
+      if (seen.agent == earlier.agent && seen.epoch == earlier.epoch && seen.pc == earlier.pc && address >= seen.address &&
           address < seen.address + seen.bytes)
         strength = Strength::ordered;
   // Ordered, but through two virtual aliases of the memory with no fence.proxy.alias: a race too.
@@ -191,7 +206,8 @@ const Finding* RaceDetector::access(std::uint32_t agent, std::uint64_t address, 
     if (const Cell* first = shadow_.cell(address); first && first->write.agent != 0 && first->write.agent != agent) {
       Stamp probe = stamp;
       probe.offset = 0;
-      if (morally_strong(first->write, probe)) remember(a, {address, bytes, first->write.agent, first->write.epoch});
+      if (morally_strong(first->write, probe))
+        remember(a, {address, bytes, first->write.agent, first->write.epoch, first->write.pc});
     }
   for (std::uint32_t i = 0; i < bytes; ++i) {
     Cell* cell = shadow_.cell(address + i);
@@ -237,10 +253,11 @@ void RaceDetector::observe(std::uint32_t agent, std::uint64_t address, std::uint
   if (a.seen.size() >= kSeenCache) a.seen.erase(a.seen.begin());
   a.seen.push_back(key);
   const bool same_bytes = slot->second.size == bytes;
-  Observed observed{address, bytes, 0, 0};
+  Observed observed{address, bytes, 0, 0, 0};
   if (const Cell* cell = shadow_.cell(address)) {
     observed.agent = cell->write.agent;
     observed.epoch = cell->write.epoch;
+    observed.pc = cell->write.pc;
   }
   for (const Release& release : slot->second.releases) {
     if (release.agent == agent) continue;
@@ -299,6 +316,9 @@ void RaceDetector::barrier_arrive(std::uint32_t agent, std::uint32_t cta, int id
   barrier.known.raise_agent(agent, a.epoch, Strength::ordered);
   barrier.arrivals.push_back({agent, a.epoch});
   barrier.sent.push_back(a.known);  // shared now: a later change of a.known copies it first
+  if (a.acquired_writes)
+    for (const Observed& seen : *a.acquired_writes)
+      if (barrier.observed.size() < kMaxObserved) barrier.observed.push_back(seen);
   ++a.epoch;
 }
 
@@ -331,6 +351,7 @@ void RaceDetector::barrier_complete(std::uint32_t cta, int id, bool full, const 
       if (arrived.arrivals[i].first == agent && arrived.sent[i] == a.known) unchanged = true;
     if (unchanged) a.known = known;
     else mutable_known(a).join(*known, Strength::ordered);
+    remember_all(a, &arrived.observed);
   }
 }
 

@@ -96,15 +96,17 @@ class RaceDetector {
   bool includes(Scope scope, std::uint32_t from, std::uint32_t other) const;
 
  private:
+  // The write a strong read read from: the acquirer's later accesses to it are ordered after it.
+  struct Observed {
+    std::uint64_t address = 0;
+    std::uint32_t bytes = 0, agent = 0, epoch = 0, pc = 0;  // the write: its agent, epoch and instruction
+  };
+  using ObservedList = std::vector<Observed>;
   struct Release {
     std::shared_ptr<const Knowledge> known;
     std::uint32_t agent = 0, epoch = 0;
     Scope scope = Scope::none;
-  };
-  // The write a strong read read from: the acquirer's later accesses to it are ordered after it.
-  struct Observed {
-    std::uint64_t address = 0;
-    std::uint32_t bytes = 0, agent = 0, epoch = 0;
+    std::shared_ptr<const ObservedList> observed;  // the releaser's observed writes (cumulativity)
   };
   struct Agent {
     AgentPlace place;
@@ -116,7 +118,9 @@ class RaceDetector {
     Release op_release;
     const void* op_instr = nullptr;
     std::vector<std::pair<Release, Observed>> pending;  // seen by strong reads, not yet acquired
-    std::vector<Observed> acquired_writes;  // the writes its acquires read from (observation order)
+    // Writes it observed (a morally strong read of them, or learned through a release or barrier):
+    // ordered before its later accesses to them. Shared until changed, like `known`.
+    std::shared_ptr<const ObservedList> acquired_writes;
     std::vector<std::pair<std::uint64_t, std::uint32_t>> seen;  // (address, version) observed
   };
   struct SyncSlot {
@@ -128,12 +132,14 @@ class RaceDetector {
     Knowledge known;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> arrivals;  // (agent, epoch)
     std::vector<std::shared_ptr<Knowledge>> sent;  // each arrival's knowledge as it arrived
+    ObservedList observed;                         // every arrival's observed writes
   };
 
   Release snapshot(std::uint32_t agent, Scope scope);
   Knowledge& mutable_known(Agent& agent);
   void learn(Agent& agent, const Release& release, Strength strength);
   void remember(Agent& agent, const Observed& observed);
+  void remember_all(Agent& agent, const ObservedList* observed);
   Strength known_at(const Agent& reader, const Stamp& event) const;
   bool morally_strong(const Stamp& a, const Stamp& b) const;
   bool alias_ordered(const Stamp& earlier, const Stamp& later) const;

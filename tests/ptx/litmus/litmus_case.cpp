@@ -119,6 +119,40 @@ class CaseReader {
   int line_ = 0;
 };
 
+// One `key: value` line's meaning (the caller checked the key; `weak:` waits for the threads).
+void set_field(CaseReader& reader, LitmusCase& c, const std::string& key, const std::string& value) {
+  if (key == "source") c.source = value;
+  if (key == "commit") c.commit = value;
+  if (key == "locations") reader.locations(value);
+  if (key == "home") c.home = static_cast<int>(reader.number(value));
+  if (key == "expect_detector_disagreement") c.disagreement = value;
+  if (key == "space") {
+    if (value != "global" && value != "shared") reader.fail("space: is 'global' or 'shared'");
+    c.shared = value == "shared";
+  }
+  if (key == "model") {
+    if (value != "forbidden" && value != "allowed") reader.fail("model: is 'forbidden' or 'allowed'");
+    c.forbidden = value == "forbidden";
+  }
+  if (key == "race") {
+    if (value != "none" && value != "warning" && value != "error") reader.fail("race: is none, warning or error");
+    c.race = value == "none" ? LitmusRace::none : value == "warning" ? LitmusRace::warning : LitmusRace::error;
+  }
+}
+
+// What a whole case needs: every required key, threads with bodies, a placement the space allows.
+void check_complete(CaseReader& reader, const LitmusCase& c, const std::set<std::string>& keys) {
+  reader.at_line(0);  // what is missing has no line
+  for (const char* required : {"source", "commit", "verdict_from", "locations", "weak", "model", "race", "why"})
+    if (!keys.count(required)) reader.fail(std::string("the case has no '") + required + ":' line");
+  if (c.threads.empty()) reader.fail("the case has no thread");
+  for (const auto& t : c.threads) {
+    if (t.body.empty()) reader.fail("thread " + t.name + " has an empty body");
+    if (c.shared && (t.rank != 0 || t.block != 0))
+      reader.fail("space: shared needs every thread in block 0 of rank 0 (" + t.name + " is not)");
+  }
+}
+
 }  // namespace
 
 int LitmusCase::world() const {
@@ -167,32 +201,15 @@ LitmusCase load_litmus_case(const std::string& path) {
     if (colon == std::string::npos) reader.fail("'" + trim(line) + "' is not 'key: value' or a thread line");
     const std::string key = line.substr(0, colon), value = trim(line.substr(colon + 1));
     static const std::set<std::string> kKeys = {"source", "commit", "verdict_from", "translation", "locations",
-                                                "home", "weak", "model", "race", "why",
+                                                "home", "space", "weak", "model", "race", "why",
                                                 "expect_detector_disagreement"};
     if (!kKeys.count(key)) reader.fail("unknown key '" + key + "'");
     if (keys.count(key) && key != "translation" && key != "why") reader.fail("'" + key + "' appears twice");
     keys.insert(key);
-    if (key == "source") c.source = value;
-    if (key == "commit") c.commit = value;
-    if (key == "locations") reader.locations(value);
-    if (key == "home") c.home = static_cast<int>(reader.number(value));
     if (key == "weak") weak_text = value, weak_line = number;
-    if (key == "expect_detector_disagreement") c.disagreement = value;
-    if (key == "model") {
-      if (value != "forbidden" && value != "allowed") reader.fail("model: is 'forbidden' or 'allowed'");
-      c.forbidden = value == "forbidden";
-    }
-    if (key == "race") {
-      if (value != "none" && value != "warning" && value != "error") reader.fail("race: is none, warning or error");
-      c.race = value == "none" ? LitmusRace::none : value == "warning" ? LitmusRace::warning : LitmusRace::error;
-    }
+    else set_field(reader, c, key, value);
   }
-  reader.at_line(0);  // what is missing has no line
-  for (const char* required : {"source", "commit", "verdict_from", "locations", "weak", "model", "race", "why"})
-    if (!keys.count(required)) reader.fail(std::string("the case has no '") + required + ":' line");
-  if (c.threads.empty()) reader.fail("the case has no thread");
-  for (const auto& t : c.threads)
-    if (t.body.empty()) reader.fail("thread " + t.name + " has an empty body");
+  check_complete(reader, c, keys);
   reader.at_line(weak_line);
   reader.weak(weak_text);  // after every thread and location is known
   return c;

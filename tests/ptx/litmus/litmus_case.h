@@ -48,6 +48,7 @@ struct LitmusCase {
   std::string commit;
   std::vector<LitmusLocation> locations;
   int home = 0;  // the rank whose memory holds the locations
+  bool shared = false;  // space: shared (the block's shared memory; every thread in block 0 of rank 0)
   std::vector<LitmusThread> threads;
   LitmusCondition weak;  // the outcome the model rules on
   std::string weak_text;

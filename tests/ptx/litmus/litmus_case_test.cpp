@@ -76,6 +76,8 @@ TEST(LitmusCase, RefusesMalformedFilesNamingTheLine) {
             "litmus_bad_thread.litmus:9: thread P1: 'lane=32' is not rank=R, block=B or thread=T");
   EXPECT_EQ(load_error("litmus_bad_cond.litmus", std::string(kCase).replace(text.find("P1:r1 =="), 8, "P7:r1 ==")),
             "litmus_bad_cond.litmus:12: condition names thread 'P7', which the case does not have");
+  EXPECT_EQ(load_error("litmus_bad_space.litmus", text + "space: shared\n"),
+            "litmus_bad_space.litmus: space: shared needs every thread in block 0 of rank 0 (P1 is not)");
   EXPECT_EQ(load_error("litmus_no_why.litmus", std::string(kCase).replace(text.find("why: a reason"), 13, "")),
             "litmus_no_why.litmus: the case has no 'why:' line");
 }

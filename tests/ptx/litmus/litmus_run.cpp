@@ -32,16 +32,23 @@ std::string rewrite_locations(const LitmusCase& c, const std::string& line) {
 
 std::string litmus_module(const LitmusCase& c) {
   std::ostringstream ptx;
-  ptx << ".version 8.3\n.target sm_90a\n.address_size 64\n"
-      << ".visible .entry litmus(.param .u64 locations, .param .u64 out, .param .u32 rank)\n{\n"
+  ptx << ".version 8.3\n.target sm_90a\n.address_size 64\n";
+  if (c.shared) ptx << ".shared .align 4 .b32 litmus_shared[" << c.locations.size() << "];\n";
+  ptx << ".visible .entry litmus(.param .u64 locations, .param .u64 out, .param .u32 rank)\n{\n"
       << "  .reg .b32 %r<" << kRegisters << ">, %rank, %block, %thread;\n"
       << "  .reg .pred %p<4>, %not_me;\n  .reg .b64 %out;\n";
   for (const auto& l : c.locations) ptx << "  .reg .b64 %loc_" << l.name << ";\n";
   ptx << "  ld.param.u64 %out, [out];\n  ld.param.u32 %rank, [rank];\n"
       << "  mov.u32 %block, %ctaid.x;\n  mov.u32 %thread, %tid.x;\n";
   for (std::size_t l = 0; l < c.locations.size(); ++l) {
-    ptx << "  ld.param.u64 %loc_" << c.locations[l].name << ", [locations];\n";
-    if (l > 0) ptx << "  add.u64 %loc_" << c.locations[l].name << ", %loc_" << c.locations[l].name << ", " << l * 4 << ";\n";
+    const std::string reg = "%loc_" + c.locations[l].name;
+    ptx << (c.shared ? "  mov.u64 " + reg + ", litmus_shared;\n" : "  ld.param.u64 " + reg + ", [locations];\n");
+    if (l > 0) ptx << "  add.u64 " << reg << ", " << reg << ", " << l * 4 << ";\n";
+  }
+  if (c.shared) {  // thread 0 writes the initial values, a barrier orders them before every role
+    ptx << "  setp.ne.u32 %not_me, %thread, 0;\n  @%not_me bra L_initialised;\n";
+    for (const auto& l : c.locations) ptx << "  st.shared.u32 [%loc_" << l.name << "], " << l.initial << ";\n";
+    ptx << "L_initialised:\n  bar.sync 0;\n";
   }
   for (int r = 0; r < kRegisters; ++r) ptx << "  mov.u32 %r" << r << ", 0;\n";
   for (std::size_t i = 0; i < c.threads.size(); ++i) {
@@ -55,7 +62,15 @@ std::string litmus_module(const LitmusCase& c) {
       ptx << "  st.global.u32 [%out+" << i * kSlotBytes + static_cast<std::uint64_t>(r) * 4 << "], %r" << r << ";\n";
     ptx << "  bra.uni L_done;\n" << skip << ":\n";
   }
-  ptx << "L_done:\n  ret;\n}\n";
+  ptx << "L_done:\n";
+  if (c.shared) {  // every thread meets again, then thread 0 copies the final values out
+    ptx << "  bar.sync 0;\n  setp.ne.u32 %not_me, %thread, 0;\n  @%not_me bra L_exit;\n";
+    for (std::size_t l = 0; l < c.locations.size(); ++l)
+      ptx << "  ld.shared.u32 %r0, [%loc_" << c.locations[l].name << "];\n  st.global.u32 [%out+"
+          << c.threads.size() * kSlotBytes + l * 4 << "], %r0;\n";
+    ptx << "L_exit:\n";
+  }
+  ptx << "  ret;\n}\n";
   return ptx.str();
 }
 
@@ -70,7 +85,7 @@ LitmusRun run_litmus(const LitmusCase& c, const ptx::Schedule& schedule) {
   fixture.write(locations, initial);
   std::vector<std::uint64_t> out;
   for (int rank = 0; rank < c.world(); ++rank)
-    out.push_back(fixture.alloc(rank, c.threads.size() * kSlotBytes, "litmus registers"));
+    out.push_back(fixture.alloc(rank, c.threads.size() * kSlotBytes + c.locations.size() * 4, "litmus registers"));
   LitmusRun run;
   run.fault = fixture.run("litmus", {static_cast<std::uint32_t>(c.blocks()), 1, 1},
                           {static_cast<std::uint32_t>(c.threads_per_block()), 1, 1}, [&](int rank) {
@@ -79,7 +94,8 @@ LitmusRun run_litmus(const LitmusCase& c, const ptx::Schedule& schedule) {
                           });
   for (std::size_t i = 0; i < c.threads.size(); ++i)
     run.regs.push_back(fixture.read<std::uint32_t>(out[static_cast<std::size_t>(c.threads[i].rank)] + i * kSlotBytes, kRegisters));
-  run.memory = fixture.read<std::uint32_t>(locations, c.locations.size());
+  run.memory = fixture.read<std::uint32_t>(c.shared ? out[0] + c.threads.size() * kSlotBytes : locations,
+                                           c.locations.size());
   for (const auto& finding : fixture.machine().race_findings())
     (finding.warning ? run.warnings : run.errors).push_back(finding.message);
   return run;

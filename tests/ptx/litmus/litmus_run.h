@@ -20,7 +20,9 @@ struct LitmusRun {
 };
 
 /// The PTX module of `c` (kernel `litmus`): registers %r0..%r15 (.b32, start 0) and %p0..%p3 per
-/// thread, `[name]` of a location rewritten to the register holding its address.
+/// thread, `[name]` of a location rewritten to the register holding its address. With `space:
+/// shared` the locations are block 0's shared memory: thread 0 writes their initial values before a
+/// bar.sync and copies their final values out after another one that every thread meets.
 std::string litmus_module(const LitmusCase& c);
 
 /// Runs `c` once under `schedule` on a fresh machine of c.world() ranks.
