@@ -148,6 +148,7 @@ void arrive_on(ExecState& s, std::uint8_t* word, std::uint32_t count, bool drop,
 }
 
 void async_op(ExecState& s, const Instr& in, std::uint32_t mask) {
+  if (in.aux == kArrive || in.aux == kArriveDrop || in.aux == kCopyArrive) race_release(s, in);
   switch (in.aux) {
     case kCommit:
       each_lane(mask, [&](int lane) { ++s.warp.async_commits[static_cast<std::size_t>(lane)]; });
