@@ -25,6 +25,7 @@ struct SimOptions {
   int world = 2;
   std::uint64_t schedule_seed = 1;  // mixed into every trial's schedule
   std::uint64_t call_lane_budget = 2'000'000'000;  // lane-instructions per synchronize
+  int sms = 0;  // SMs per rank (0: simulated_sms(world)); drawn trials may ask for fewer
 };
 
 class SimDevice final : public ExecDevice {

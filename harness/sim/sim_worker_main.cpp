@@ -22,6 +22,7 @@ std::unique_ptr<pkb::harness::ExecDevice> make_sim_device(const pkb::harness::Wo
   options.world = request.world;
   options.schedule_seed = schedule_seed(request);
   options.call_lane_budget = request.call_lane_budget;
+  options.sms = request.num_sms;
   return std::make_unique<pkb::harness::SimDevice>(options);
 }
 

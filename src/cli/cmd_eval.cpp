@@ -59,6 +59,8 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
     const auto candidate = eval::load_candidate(flags->solution, flags->plan);
     const auto target = eval::choose_target(flags->arch, request.world, device_choice(flags->device));
     if (target.sim && !flags->setting.dims_given()) request.dims = spec.test_dims;
+    // --dims pins one shape; without it the trials also run at sizes drawn under the size rules.
+    request.drawn_shapes = flags->setting.dims_given() ? 0 : eval::kDefaultDrawnShapes;
     const auto outcome = eval::evaluate(candidate, request, target);
     if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";
     else print_outcome(spec, request, target, outcome);

@@ -78,7 +78,10 @@ std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) 
     std::vector<Case> cases;
     for (const auto& spec : specs) {
       if (flags->world > 0 && !flags->all) check_world(spec, flags->world);
-      const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test);
+      std::vector<int> worlds;
+      for (int world : spec.world_sizes)
+        if (flags->world <= 0 || world == flags->world) worlds.push_back(world);
+      const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test, worlds);
       for (int world : spec.world_sizes) {
         if (flags->world > 0 && world != flags->world) continue;
         for (DType dtype : dtypes_of(spec, flags->dtype, flags->all)) cases.push_back({&spec, world, dtype, dims});

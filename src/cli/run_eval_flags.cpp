@@ -44,6 +44,7 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
     settings.dims[specs[index]->key] = dims[index];
   }
   settings.trials = flags.trials;
+  settings.drawn_shapes = dims_given ? 0 : eval::kDefaultDrawnShapes;
   settings.time = !flags.no_timing;
   settings.compile_jobs = flags.compile_jobs;
   settings.compile_timeout_s = flags.compile_timeout_s;

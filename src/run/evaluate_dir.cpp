@@ -92,7 +92,8 @@ EvaluationProblems evaluation_problems(const fs::path& dir, const problem::Probl
     }
     const auto& spec = problems.specs.back();
     problems.dims.push_back(
-        problem::select_dims(spec, problems.dims_text, problem::DimsBase::bench));
+        problem::select_dims(spec, problems.dims_text, problem::DimsBase::bench,
+                             {entry.world > 0 ? entry.world : spec.world_sizes.back()}));
     results::RunProblem typed = entry;
     typed.id = spec.id;
     typed.category = spec.category;
