@@ -124,7 +124,9 @@ TEST_P(OnTheSimulatedNode, IsJudgedAsItShouldBe) {
   const std::string expected = expected_verdict(c);
   EXPECT_EQ(std::string(results::status_name(outcome.status)), expected)
       << c.answer << " W=" << c.world << ": " << outcome.message << "\n" << outcome.compile.log;
-  if (expected != "plan_error") EXPECT_EQ(outcome.judged_by, "sim");
+  if (expected != "plan_error") {
+    EXPECT_EQ(outcome.judged_by, "sim");
+  }
   std::cout << c.answer.filename().string() << " W=" << c.world << ": " << results::status_name(outcome.status)
             << ": " << outcome.message.substr(0, 300) << "\n";
 }
