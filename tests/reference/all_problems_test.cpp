@@ -6,6 +6,8 @@
 #include "src/common/error.h"
 #include "reference/runner.h"
 #include "src/problem/problem_index.h"
+#include "src/problem/shape_sampler.h"
+#include "src/problem/size_rules.h"
 #include "src/validate/validate.h"
 
 namespace pkb {
@@ -71,6 +73,16 @@ TEST(AllProblems, ASpecThatDisagreesWithTheGeneratorIsNamed) {
   }
 }
 
+TEST(AllProblems, EveryProblemHasSizeRulesWithADrawnBound) {
+  // The rules a user faces may be none (a collective takes any size), but every problem bounds
+  // the sizes drawn for its extra trials, so a simulated trial stays cheap.
+  for (const auto& spec : index().load_all()) {
+    bool bounded = false;
+    for (const auto& rule : spec.size_rules) bounded = bounded || rule.drawn_only;
+    EXPECT_TRUE(bounded) << spec.key << ": no drawn_only size rule";
+  }
+}
+
 TEST(AllProblems, ReferencesRunWithoutTf32) {
   // libtorch's default allows TF32 in cuDNN convolutions: a reference run must switch it off.
   at::globalContext().setAllowTF32CuDNN(true);
@@ -125,6 +137,22 @@ TEST_P(AllProblems, BrokenModesFail) {
       EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " passed the check: " << mode.detail;
     }
   }
+}
+
+// One shape per problem and W, drawn under the size rules (the kinds of draw in turn over the
+// world sizes), in the problem's first dtype: the check holds there too, so the drawn trials of
+// pkb eval judge candidates, not the reference.
+TEST_P(AllProblems, PerturbedModesPassAtADrawnShape) {
+  if (GetParam().dtype != spec().dtypes.front()) GTEST_SKIP() << "one dtype per problem and W";
+  constexpr problem::DrawKind kKinds[] = {problem::DrawKind::large, problem::DrawKind::smallest,
+                                          problem::DrawKind::unaligned};
+  const auto seed = static_cast<std::uint64_t>(spec().id * 7 + GetParam().world);
+  const auto dims = problem::draw_dims(spec(), GetParam().world, seed, kKinds[seed % 3]);
+  ASSERT_EQ(problem::broken_size_rule(spec(), dims, GetParam().world, problem::RuleScope::drawn), nullptr);
+  const auto result = validate::validate_case(spec(), GetParam().world, GetParam().dtype, dims);
+  for (const auto& mode : result.modes)
+    EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " at " << ::testing::PrintToString(dims)
+                         << ": " << mode.detail;
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, AllProblems, ::testing::ValuesIn(all_cases()), case_name);
