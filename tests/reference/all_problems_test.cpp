@@ -140,8 +140,8 @@ TEST_P(AllProblems, BrokenModesFail) {
 }
 
 // One shape per problem and W, drawn under the size rules (the kinds of draw in turn over the
-// world sizes), in the problem's first dtype: the check holds there too, so the drawn trials of
-// pkb eval judge candidates, not the reference.
+// world sizes), in the problem's first dtype: the reference runs there and the check accepts its
+// reorderings, so the drawn trials of pkb eval judge candidates, not the reference.
 TEST_P(AllProblems, PerturbedModesPassAtADrawnShape) {
   if (GetParam().dtype != spec().dtypes.front()) GTEST_SKIP() << "one dtype per problem and W";
   constexpr problem::DrawKind kKinds[] = {problem::DrawKind::large, problem::DrawKind::smallest,
@@ -150,9 +150,13 @@ TEST_P(AllProblems, PerturbedModesPassAtADrawnShape) {
   const auto dims = problem::draw_dims(spec(), GetParam().world, seed, kKinds[seed % 3]);
   ASSERT_EQ(problem::broken_size_rule(spec(), dims, GetParam().world, problem::RuleScope::drawn), nullptr);
   const auto result = validate::validate_case(spec(), GetParam().world, GetParam().dtype, dims);
+  // Only the perturbed modes: a broken one may go unseen at a degenerate size (one element), which
+  // the test dims catch (BrokenModesFail).
   for (const auto& mode : result.modes)
-    EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " at " << ::testing::PrintToString(dims)
-                         << ": " << mode.detail;
+    if (validate::must_pass(mode.mode)) {
+      EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " at " << ::testing::PrintToString(dims)
+                           << ": " << mode.detail;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, AllProblems, ::testing::ValuesIn(all_cases()), case_name);
