@@ -1,5 +1,6 @@
 // Every problem's reference answer (problems/NNN_name/answer.md, and answer_WAY.md where a
-// problem has a second one) is judged `correct` on the simulated node at its smallest and largest
+// problem has a second one) and every worked example of problems/examples is judged `correct` on
+// the simulated node at its smallest and largest
 // world size (bf16, test dims and the shapes drawn under the size rules, as pkb eval judges by
 // default), and every mutant of tests/sim/mutants (a plausible wrong answer per problem) gets the
 // verdict its first line names (`incorrect`, or `plan_error`) at the largest: the check catches
@@ -65,6 +66,20 @@ std::vector<Case> cases() {
         if (spec.world_sizes.size() == 1) break;
       }
   }
+  // The worked examples the prompt shows (problems/examples/NNN_*.md), as a model would copy them.
+  std::vector<fs::path> examples;
+  for (const auto& entry : fs::directory_iterator(kProblems / "examples"))
+    if (entry.path().extension() == ".md") examples.push_back(entry.path());
+  std::sort(examples.begin(), examples.end());
+  for (const auto& example : examples) {
+    const std::string number = example.filename().string().substr(0, 4);  // "001_"
+    for (const auto& dir : dirs)
+      if (dir.filename().string().rfind(number, 0) == 0) {
+        const auto worlds = problem::load_problem(dir).world_sizes;
+        out.push_back({example, dir, worlds.front(), false});
+        if (worlds.size() > 1) out.push_back({example, dir, worlds.back(), false});
+      }
+  }
   std::vector<fs::path> mutants;
   if (fs::exists(kMutants))
     for (const auto& entry : fs::directory_iterator(kMutants))
@@ -86,7 +101,9 @@ std::vector<Case> cases() {
 
 std::string case_name(const testing::TestParamInfo<Case>& info) {
   const std::string stem = info.param.answer.stem().string();
+  const bool example = info.param.answer.parent_path().filename() == "examples";
   std::string name = (info.param.mutant ? "mutant_" + stem
+                      : example          ? "example_" + stem
                       : stem == "answer" ? info.param.problem.filename().string()
                                          : info.param.problem.filename().string() + stem.substr(6)) +  // "_grouped"
                      "_W" + std::to_string(info.param.world);
