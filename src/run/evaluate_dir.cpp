@@ -44,6 +44,8 @@ nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateC
   fingerprint["turns"] = fingerprint.value("turns", 1);
   fingerprint.erase("no_timing");  // as in pkb run: present only for an untimed evaluation
   if (!config.eval.time) fingerprint["no_timing"] = true;
+  fingerprint.erase("drawn_shapes");  // as in pkb run: present only when shapes were drawn
+  if (config.eval.drawn_shapes > 0) fingerprint["drawn_shapes"] = config.eval.drawn_shapes;
   return fingerprint;
 }
 
