@@ -6,6 +6,7 @@
 
 #include "harness/executor/buffer_io.h"
 #include "harness/executor/device_error.h"
+#include "harness/executor/drawn_trials.h"
 #include "harness/executor/executor_setup.h"
 #include "harness/executor/input_sets.h"
 #include "harness/executor/timing.h"
@@ -25,62 +26,6 @@ DeviceSummary describe(const ExecDevice& device) {
           info.multicast, info.arch,     info.simulated};
 }
 
-std::string dims_text(const std::map<std::string, std::int64_t>& dims) {
-  std::string out;
-  for (const auto& [name, size] : dims) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(size);
-  return out;
-}
-
-void add_simulation(WorkerResult& result, const ExecDevice& device) {
-  const auto more = device.simulation();
-  if (!more) return;
-  if (!result.simulation) {
-    result.simulation = more;
-    return;
-  }
-  result.simulation->lane_instructions += more->lane_instructions;
-  result.simulation->calls += more->calls;
-}
-
-// The drawn trials (worker_protocol.h), after the trials at `dims`: each a sample of its own at
-// its own sizes and SMs, set up, run once and torn down before the next, so only one device
-// exists at a time. A failure names the sizes ("trial 4 at M=143 N=113 (num_sms 2): ...").
-void run_drawn_trials(const WorkerRequest& request, const DeviceFactory& make_device,
-                      std::unique_ptr<Sample>& sample, WorkerResult& result) {
-  const int first = static_cast<int>(request.trial_seeds.size());
-  for (std::size_t k = 0; k < request.drawn_trials.size(); ++k) {
-    const DrawnTrial& drawn = request.drawn_trials[k];
-    WorkerRequest one = request;
-    one.dims = drawn.dims;
-    // trial_seeds stay: the simulated node derives its schedule seed from them, one per sample.
-    one.drawn_trials.clear();
-    one.num_sms = drawn.num_sms;
-    const int index = first + static_cast<int>(k);
-    const std::string where = "trial " + std::to_string(index + 1) + " at " + dims_text(drawn.dims) +
-                              (drawn.num_sms > 0 ? " (num_sms " + std::to_string(drawn.num_sms) + ")" : "");
-    try {
-      sample = set_up_sample(one, make_device);
-      TrialSummary summary = run_trial(*sample, index, drawn.seed, index % 2 == 1);
-      summary.shape = dims_text(drawn.dims);
-      summary.num_sms = sample->device->info().sms_per_rank;
-      result.trials.push_back(summary);
-      add_simulation(result, *sample->device);
-      if (!summary.passed) throw SampleFailed(WorkerStatus::incorrect, where + ": " + summary.summary);
-    } catch (const SampleFailed& failed) {
-      if (std::string(failed.what()).rfind(where, 0) == 0) throw;
-      // "trial 5: rank 1 did not finish ..." from inside the trial: name the sizes instead.
-      std::string message = failed.what();
-      const std::string plain = "trial " + std::to_string(index + 1);
-      if (message.rfind(plain, 0) == 0) message = message.substr(plain.size());
-      else message = ": " + message;
-      throw SampleFailed(failed.status(), where + message);
-    } catch (const plan::PlanError& error) {
-      throw plan::PlanError(where + ": " + error.what());
-    }
-    sample.reset();
-  }
-}
-
 // Every other trial starts its ranks with random delays; the first never does, so a plain bug
 // and a missing barrier show up as different trials.
 void run_trials(Sample& sample, WorkerResult& result) {
@@ -89,7 +34,7 @@ void run_trials(Sample& sample, WorkerResult& result) {
   for (std::size_t index = 0; index < seeds.size(); ++index) {
     if (index > 0) sample.device->reload_module();  // no __device__ state carries over
     TrialSummary summary = run_trial(sample, static_cast<int>(index), seeds[index], index % 2 == 1);
-    summary.shape = dims_text(sample.request.dims);
+    summary.shape = shape_text(sample.request.dims);
     summary.num_sms = sample.device->info().sms_per_rank;
     result.trials.push_back(summary);
     if (!summary.passed)
