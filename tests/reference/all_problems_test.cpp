@@ -139,19 +139,40 @@ TEST_P(AllProblems, BrokenModesFail) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Registry, AllProblems, ::testing::ValuesIn(all_cases()), case_name);
+
 // One shape per problem and W, drawn under the size rules (the kinds of draw in turn over the
 // world sizes), in the problem's first dtype: the reference runs there and the check accepts its
-// reorderings, so the drawn trials of pkb eval judge candidates, not the reference.
-TEST_P(AllProblems, PerturbedModesPassAtADrawnShape) {
-  if (GetParam().dtype != spec().dtypes.front()) GTEST_SKIP() << "one dtype per problem and W";
+// reorderings, so the drawn trials of pkb eval judge candidates, not the reference. Only the
+// perturbed modes: a broken one may go unseen at a degenerate size (one element), which the test
+// dims catch (AllProblems.BrokenModesFail).
+struct DrawnCase {
+  std::string key;
+  int world;
+};
+
+std::vector<DrawnCase> drawn_cases() {
+  std::vector<DrawnCase> cases;
+  for (const auto& spec : index().load_all())
+    for (int world : spec.world_sizes) cases.push_back({spec.key, world});
+  return cases;
+}
+
+std::string drawn_case_name(const ::testing::TestParamInfo<DrawnCase>& param_info) {
+  return param_info.param.key + "_W" + std::to_string(param_info.param.world);
+}
+
+class AllProblemsDrawn : public ::testing::TestWithParam<DrawnCase> {};
+
+TEST_P(AllProblemsDrawn, PerturbedModesPassAtADrawnShape) {
+  const problem::ProblemSpec spec = index().load(GetParam().key);
+  const int world = GetParam().world;
   constexpr problem::DrawKind kKinds[] = {problem::DrawKind::large, problem::DrawKind::smallest,
                                           problem::DrawKind::unaligned};
-  const auto seed = static_cast<std::uint64_t>(spec().id * 7 + GetParam().world);
-  const auto dims = problem::draw_dims(spec(), GetParam().world, seed, kKinds[seed % 3]);
-  ASSERT_EQ(problem::broken_size_rule(spec(), dims, GetParam().world, problem::RuleScope::drawn), nullptr);
-  const auto result = validate::validate_case(spec(), GetParam().world, GetParam().dtype, dims);
-  // Only the perturbed modes: a broken one may go unseen at a degenerate size (one element), which
-  // the test dims catch (BrokenModesFail).
+  const auto seed = static_cast<std::uint64_t>(spec.id * 7 + world);
+  const auto dims = problem::draw_dims(spec, world, seed, kKinds[seed % 3]);
+  ASSERT_EQ(problem::broken_size_rule(spec, dims, world, problem::RuleScope::drawn), nullptr);
+  const auto result = validate::validate_case(spec, world, spec.dtypes.front(), dims);
   for (const auto& mode : result.modes)
     if (validate::must_pass(mode.mode)) {
       EXPECT_TRUE(mode.ok) << validate::mode_name(mode.mode) << " at " << ::testing::PrintToString(dims)
@@ -159,7 +180,7 @@ TEST_P(AllProblems, PerturbedModesPassAtADrawnShape) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, AllProblems, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Registry, AllProblemsDrawn, ::testing::ValuesIn(drawn_cases()), drawn_case_name);
 
 }  // namespace
 }  // namespace pkb
