@@ -7,7 +7,8 @@
 #      and CUDA toolkit, only the targets the GPU checks need;
 #   2. pkb doctor;
 #   3. the sweep: every problem's reference answer (problems/*/answer.md, served by the bundled
-#      replay model) judged by `pkb run` at W = 2 and W = 8 (test dims, no timing; the two runs
+#      replay model) judged by `pkb run` at W = 2 and W = 8 (test dims and 2 shapes drawn under
+#      the size rules, `--drawn 2`, as the simulated node judges by default; no timing; the two runs
 #      side by side), and every problem's reference on the GPU at bench dims (`pkb reference
 #      --batch`, bf16, the largest W; on one GPU that is also the emulated baseline). Its table is
 #      $OUT/sweep.md, ready for docs/GPU_RUNS.md. The same answers are then judged on the simulated
@@ -16,7 +17,7 @@
 #      a bug;
 #   4. the `gpu` test label (the executor: examples correct at W = 2, 4, 8, broken candidates,
 #      timing repeatability), when the budget still allows;
-#   5. a table of the example answers at bench dims: status, candidate and baseline medians,
+#   5. a table of the example answers at bench dims (plus 2 drawn shapes): status, candidate and baseline medians,
 #      speedup and the wall time of each pkb eval. With one GPU the ranks are emulated, so the
 #      speedups are marked and mean little.
 # Everything is logged under a work folder that is packed into $OUT/gpu-check.tgz at the end (the
@@ -104,7 +105,7 @@ if fits 200; then
     problems=$(problems_for "$world")
     # The two runs share the GPU side by side: nothing is timed, so they cannot disturb each other.
     timeout $(( $(left_s) - 120 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
-      --device gpu --world "$world" --dims test --no-timing --trials 2 --out "$work/answers_W$world" \
+      --device gpu --world "$world" --dims test --drawn 2 --no-timing --trials 2 --out "$work/answers_W$world" \
       > "$work/answers_W$world.out" 2> "$work/answers_W$world.err" &
     answer_args+=(--answers "$world=$work/answers_W$world")
   done
@@ -117,7 +118,7 @@ if fits 200; then
     sim_start=$(date +%s)
     problems=$(problems_for "$world")
     timeout $(( $(left_s) - 90 )) "$pkb" -q run --model "replay:$work/reference-answers" --problems "$problems" \
-      --device sim --world "$world" --dims test --trials 2 --out "$work/sim_W$world" \
+      --device sim --world "$world" --dims test --drawn 2 --trials 2 --out "$work/sim_W$world" \
       > "$work/sim_W$world.out" 2> "$work/sim_W$world.err"
     say "simulated node at W = $world in $(( $(date +%s) - sim_start )) s (exit $?)"
     answer_args+=(--answers "$world sim=$work/sim_W$world")
@@ -181,7 +182,7 @@ for example in problems/examples/*.md; do
     fits 60 || { say "(out of time: skipped the rest)"; break 2; }
     name=$(basename "$example" .md)
     begin=$(date +%s%N)
-    timeout 90 "$pkb" -q eval "$problem" "$example" --world "$world" --dims bench --trials 2 --json \
+    timeout 90 "$pkb" -q eval "$problem" "$example" --world "$world" --dims bench --drawn 2 --trials 2 --json \
       > "$work/eval_${name}_W$world.json" 2>> "$work/examples.err"
     rc=$?
     wall=$(( ($(date +%s%N) - begin) / 1000000 ))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every problem's reference answer (problems/*/answer.md) judged on the simulated node at every
-# world size and dtype its problem allows (test dims), one `pkb run --device sim` per (W, dtype),
+# world size and dtype its problem allows (test dims and 2 shapes drawn under the size rules, as
+# pkb judges by default; PKB_SIM_SWEEP_DRAWN sets the number), one `pkb run --device sim` per (W, dtype),
 # then one table of the verdicts (scripts/gpu_sweep_table.py) for docs/GPU_RUNS.md.
 #   scripts/sim-sweep.sh                 W = 2 4 8, dtypes bf16 fp16 fp32, 2 trials
 #   PKB_SIM_SWEEP_WORLDS="2 8" PKB_SIM_SWEEP_DTYPES=bf16 PKB_SIM_SWEEP_TRIALS=1 scripts/sim-sweep.sh
@@ -14,6 +15,7 @@ out=${PKB_SIM_SWEEP_OUT:-results/sim-sweep}
 worlds=${PKB_SIM_SWEEP_WORLDS:-2 4 8}
 dtypes=${PKB_SIM_SWEEP_DTYPES:-bf16 fp16 fp32}
 trials=${PKB_SIM_SWEEP_TRIALS:-2}
+drawn=${PKB_SIM_SWEEP_DRAWN:-2}
 python=${PKB_PYTHON:-python3}
 for program in pkb pkb-sim-worker; do
   [ -x "$build/$program" ] || { echo "sim-sweep: $build/$program missing: run scripts/setup.sh" >&2; exit 2; }
@@ -44,7 +46,7 @@ print(",".join(k[:3] for k in keys if w in specs[k]["world_sizes"] and d in spec
     begin=$(date +%s)
     # A run whose answers are not all correct still exits 0; a failing pkb stops the sweep.
     "$build/pkb" run --model "replay:$out/reference-answers" --device sim --problems "$problems" \
-      --world "$world" --dtype "$dtype" --dims test --trials "$trials" --out "$run_dir" \
+      --world "$world" --dtype "$dtype" --dims test --drawn "$drawn" --trials "$trials" --out "$run_dir" \
       > "$run_dir.out" 2> "$run_dir.err" || { tail -20 "$run_dir.err" >&2; exit 1; }
     echo "sim-sweep: W=$world $dtype judged in $(( $(date +%s) - begin )) s:" \
       "$(grep -o 'samples in .*' "$run_dir.err" | tail -1)"

@@ -6,6 +6,7 @@
 
 #include "harness/executor/buffer_io.h"
 #include "harness/executor/device_error.h"
+#include "harness/executor/drawn_trials.h"
 #include "harness/executor/executor_setup.h"
 #include "harness/executor/input_sets.h"
 #include "harness/executor/timing.h"
@@ -33,6 +34,8 @@ void run_trials(Sample& sample, WorkerResult& result) {
   for (std::size_t index = 0; index < seeds.size(); ++index) {
     if (index > 0) sample.device->reload_module();  // no __device__ state carries over
     TrialSummary summary = run_trial(sample, static_cast<int>(index), seeds[index], index % 2 == 1);
+    summary.shape = shape_text(sample.request.dims);
+    summary.num_sms = sample.device->info().sms_per_rank;
     result.trials.push_back(summary);
     if (!summary.passed)
       throw SampleFailed(WorkerStatus::incorrect,
@@ -188,6 +191,13 @@ WorkerResult run_sample(const WorkerRequest& request, const Backend& backend) {
     result.device = describe(*sample->device);
     result.library_steps = sample->runner->library_steps();
     run_trials(*sample, result);
+    if (!request.drawn_trials.empty()) {
+      // The main sizes' device goes while the drawn ones run, and comes back for what follows.
+      add_simulation(result, *sample->device);
+      sample.reset();
+      run_drawn_trials(request, backend.make_device, sample, result);
+      sample = set_up_sample(request, backend.make_device);
+    }
     if (!backend.make_baseline || sample->device->info().simulated) {
       repeat_calls(*sample);
       result.message = "judged on the simulated node: correct in every trial and after repeated calls; nothing was timed";
@@ -210,7 +220,7 @@ WorkerResult run_sample(const WorkerRequest& request, const Backend& backend) {
   }
   if (sample) {
     result.stage = sample->stage;
-    if (sample->device) result.simulation = sample->device->simulation();
+    if (sample->device) add_simulation(result, *sample->device);
   }
   // After a hang or a device fault, tearing the device down (unmapping memory a kernel may still
   // use, destroying streams) can block or fail; the worker exits right after, which frees it all.

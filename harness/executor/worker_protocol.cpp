@@ -70,6 +70,13 @@ constexpr std::array<WorkerStatus, 6> kStatuses = {
     WorkerStatus::plan_error, WorkerStatus::not_executed, WorkerStatus::runtime_error,
     WorkerStatus::timeout,    WorkerStatus::incorrect,    WorkerStatus::correct};
 
+json drawn_json(const std::vector<DrawnTrial>& trials) {
+  json out = json::array();
+  for (const DrawnTrial& t : trials)
+    out.push_back({{"dims", t.dims}, {"seed", t.seed}, {"num_sms", t.num_sms}});
+  return out;
+}
+
 json parse_document(const std::string& text, const std::string& source) {
   json document;
   try {
@@ -122,6 +129,8 @@ std::string request_to_json(const WorkerRequest& r) {
                          {"ptx_path", r.ptx_path},
                          {"plan_path", r.plan_path},
                          {"trial_seeds", r.trial_seeds},
+                         {"drawn_trials", drawn_json(r.drawn_trials)},
+                         {"num_sms", r.num_sms},
                          {"timing_seed", r.timing_seed},
                          {"timing", r.timing},
                          {"timing_rounds", r.timing_rounds},
@@ -152,6 +161,14 @@ WorkerRequest parse_request(const std::string& text, const std::string& source) 
   r.ptx_path = field<std::string>(d, "ptx_path", source, "", true);
   r.plan_path = field<std::string>(d, "plan_path", source, "", true);
   r.trial_seeds = field(d, "trial_seeds", source, r.trial_seeds);
+  for (const json& t : field(d, "drawn_trials", source, json::array())) {
+    DrawnTrial drawn;
+    drawn.dims = field(t, "dims", source, drawn.dims, true);
+    drawn.seed = field(t, "seed", source, 0, true);
+    drawn.num_sms = field(t, "num_sms", source, 0);
+    r.drawn_trials.push_back(drawn);
+  }
+  r.num_sms = field(d, "num_sms", source, 0);
   r.timing_seed = field(d, "timing_seed", source, r.timing_seed);
   r.timing = field(d, "timing", source, r.timing);
   r.timing_rounds = field(d, "timing_rounds", source, r.timing_rounds);
@@ -186,7 +203,9 @@ std::string result_to_json(const WorkerResult& r) {
                       {"error_ratio", t.error_ratio},
                       {"mismatches", t.mismatches},
                       {"first_bad_index", t.first_bad_index},
-                      {"summary", t.summary}});
+                      {"summary", t.summary},
+                      {"shape", t.shape},
+                      {"num_sms", t.num_sms}});
   json document = {{"schema_version", kProtocolVersion},
                    {"status", worker_status_name(r.status)},
                    {"message", r.message},
@@ -247,6 +266,8 @@ WorkerResult parse_result(const std::string& text, const std::string& source) {
     trial.mismatches = field<std::int64_t>(t, "mismatches", source, 0);
     trial.first_bad_index = field(t, "first_bad_index", source, std::vector<std::int64_t>{});
     trial.summary = field<std::string>(t, "summary", source, "");
+    trial.shape = field<std::string>(t, "shape", source, "");
+    trial.num_sms = field(t, "num_sms", source, 0);
     r.trials.push_back(trial);
   }
   r.library_steps = field(d, "library_steps", source, r.library_steps);

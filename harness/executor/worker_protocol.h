@@ -24,6 +24,14 @@ std::string_view emulate_mode_name(EmulateMode mode);
 enum class WorkerStatus { plan_error, not_executed, runtime_error, timeout, incorrect, correct };
 std::string_view worker_status_name(WorkerStatus status);
 
+/// One correctness trial at sizes of its own, drawn under the problem's size rules (pkb eval draws
+/// them, src/problem/shape_sampler.h), run before the trials at `dims`.
+struct DrawnTrial {
+  std::map<std::string, std::int64_t> dims;
+  int seed = 0;
+  int num_sms = 0;  // the simulated node's SMs per rank for this trial (0: its own; GPUs ignore it)
+};
+
 struct WorkerRequest {
   std::string problem;       // "001_allreduce"
   std::string problems_dir;  // holds problem/problem.json
@@ -32,6 +40,9 @@ struct WorkerRequest {
   std::map<std::string, std::int64_t> dims;  // the run's sizes
   std::string cubin_path, ptx_path, plan_path;
   std::vector<int> trial_seeds;  // one correctness trial per seed; secret, chosen by the caller
+  std::vector<DrawnTrial> drawn_trials;  // one more trial each, at its own sizes (trial indices
+                                         // after those of trial_seeds)
+  int num_sms = 0;  // the simulated node only: SMs per rank (0: simulated_sms(W)); set per trial
   int timing_seed = 0;           // timing input set k draws its values with seed timing_seed + k
   bool timing = true;
   int timing_rounds = 3;       // candidate and baseline alternate, A B A B ...
@@ -60,6 +71,8 @@ struct TrialSummary {
   std::int64_t mismatches = 0;
   std::vector<std::int64_t> first_bad_index;
   std::string summary;  // check::TensorVerdict::summary(), or why the trial failed
+  std::string shape;    // the sizes it ran at, "M=4 N=8"
+  int num_sms = 0;      // SMs per rank it ran with
 };
 
 struct TimingResult {

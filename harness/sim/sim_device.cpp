@@ -31,18 +31,18 @@ SimDevice::SimDevice(const SimOptions& options)
     : world_(options.world), options_(options),
       machine_(options.world, [&] {
         ptx::GpuLimits limits;
-        limits.sms = simulated_sms(options.world);
+        limits.sms = options.sms > 0 ? options.sms : simulated_sms(options.world);
         return limits;
       }()),
       ranks_(static_cast<std::size_t>(options.world)) {
   info_.names.assign(static_cast<std::size_t>(world_), "simulated node (pkb)");
   info_.simulated = true;
-  info_.sms_per_rank = simulated_sms(world_);
+  info_.sms_per_rank = options.sms > 0 ? options.sms : simulated_sms(world_);
   info_.multicast = true;
   info_.arch = "sm_90a";
   info_.l2_bytes = kL2Bytes;
   info_.hbm_bytes_per_s = 0;
-  limits_.num_sms = simulated_sms(world_);
+  limits_.num_sms = info_.sms_per_rank;
   limits_.multicast = true;
   limits_.memory_cap_bytes = kSimulatedMemoryPerRank;
   ptx::Schedule fair;

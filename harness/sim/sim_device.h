@@ -27,6 +27,7 @@ struct SimOptions {
   std::uint64_t schedule_seed = 1;  // mixed into every trial's schedule
   std::uint64_t call_lane_budget = 2'000'000'000;  // lane-instructions per synchronize
   ptx::MemoryModel memory_model = ptx::MemoryModel::ptx;  // harness/ptx/memory_model/README.md
+  int sms = 0;  // SMs per rank (0: simulated_sms(world)); drawn trials may ask for fewer
 };
 
 class SimDevice final : public ExecDevice {

@@ -23,6 +23,7 @@ std::unique_ptr<pkb::harness::ExecDevice> make_sim_device(const pkb::harness::Wo
   options.schedule_seed = schedule_seed(request);
   options.call_lane_budget = request.call_lane_budget;
   options.memory_model = request.memory_model == "sc" ? pkb::ptx::MemoryModel::sc : pkb::ptx::MemoryModel::ptx;
+  options.sms = request.num_sms;
   return std::make_unique<pkb::harness::SimDevice>(options);
 }
 

@@ -1,4 +1,4 @@
-// `pkb eval P SOLUTION [--plan FILE] [--world W] [--dtype D] [--dims ...] [--trials T] [--arch A]
+// `pkb eval P SOLUTION [--plan FILE] [--world W] [--dtype D] [--dims ...] [--trials T] [--drawn N] [--arch A]
 // [--device auto|gpu|sim] [--json]`: compiles, checks and times one solution (a model's answer, or
 // a .cu file with --plan). Without a GPU the simulated node judges it (at test dims unless --dims
 // says otherwise; nothing is timed); with --device gpu and no GPU it stops at `compiled`.
@@ -18,7 +18,7 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
     std::string problem, solution, plan, arch, work_dir, device = "auto", memory_model = "ptx";
     SettingFlags setting;
-    int trials = 5;
+    int trials = 5, drawn = -1;
     double compile_timeout = 120, run_timeout = 600;
     bool json = false, no_cache = false, no_timing = false;
   };
@@ -28,6 +28,9 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
   app.add_option("--plan", flags->plan, "The plan (JSON) of a .cu SOLUTION");
   add_setting_flags(app, flags->setting);
   app.add_option("--trials", flags->trials, "Correctness trials, each with fresh secret inputs (default 5)")->check(CLI::Range(1, 100));
+  app.add_option("--drawn", flags->drawn,
+                 "Shapes drawn under the size rules, one trial each (default 2; 0 when --dims pins a shape)")
+      ->check(CLI::Range(0, 8));
   app.add_option("--arch", flags->arch, "NVRTC target, e.g. sm_90a, sm_100a (default: the GPU's, else sm_90a)");
   app.add_option("--device", flags->device,
                  "Who judges: auto (the GPU, else the simulated node), gpu, or sim (the PTX run on the "
@@ -61,6 +64,9 @@ std::function<int()> setup_eval(CLI::App& app, const GlobalOptions& global) {
     auto target = eval::choose_target(flags->arch, request.world, device_choice(flags->device));
     target.memory_model = memory_model_choice(flags->memory_model);
     if (target.sim && !flags->setting.dims_given()) request.dims = spec.test_dims;
+    // --dims pins one shape; without it the trials also run at sizes drawn under the size rules.
+    request.drawn_shapes = flags->drawn >= 0 ? flags->drawn
+                           : flags->setting.dims_given() ? 0 : eval::kDefaultDrawnShapes;
     const auto outcome = eval::evaluate(candidate, request, target);
     if (flags->json) std::cout << outcome_json(spec, request, target, outcome).dump(2) << "\n";
     else print_outcome(spec, request, target, outcome);

@@ -91,7 +91,7 @@ std::function<int()> setup_reference(CLI::App& app, const GlobalOptions& global)
     ref::RunConfig config;
     config.world = flags->world;
     config.dtype = parse_run_dtype(spec, flags->dtype);
-    config.dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test);
+    config.dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test, {config.world});
     config.trial = flags->trial;
     config.device = parse_device(flags->device);
 

@@ -10,6 +10,7 @@
 #include "src/cli/problem_args.h"
 #include "src/common/error.h"
 #include "src/problem/dims.h"
+#include "src/problem/size_rules.h"
 
 namespace pkb::cli {
 namespace {
@@ -41,6 +42,15 @@ std::vector<ArgumentShapes> argument_shapes(const problem::ProblemSpec& spec, in
   for (const auto& tensor : spec.inputs) add("input", tensor);
   for (const auto& tensor : spec.outputs) add(tensor.inout ? "inout" : "output", tensor);
   return out;
+}
+
+// "M % W == 0 (why); drawn trials also keep M * N <= 16384 (why)", or "any size" without rules.
+std::string size_rules_line(const problem::ProblemSpec& spec) {
+  std::string user = problem::size_rules_text(spec), drawn;
+  for (const auto& rule : spec.size_rules)
+    if (rule.drawn_only) drawn += (drawn.empty() ? "" : "; ") + problem::size_rule_text(rule);
+  if (user.empty()) user = "any size";
+  return drawn.empty() ? user : user + "; drawn trials also keep " + drawn;
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -86,13 +96,18 @@ std::function<int()> setup_show(CLI::App& app, const GlobalOptions& global) {
       doc["scalars"] = scalars;
       doc["upstream_divergence"] = spec.upstream_divergence;
       doc["check_note"] = spec.check_note;
+      doc["size_rules"] = nlohmann::ordered_json::array();
+      for (const auto& rule : spec.size_rules)
+        doc["size_rules"].push_back(
+            {{"rule", rule.rule.text()}, {"why", rule.why}, {"drawn_only", rule.drawn_only}});
       doc["reference_py"] = source;
       std::cout << doc.dump(2) << "\n";
       return 0;
     }
     std::cout << spec.key << " (" << spec.category << "): " << spec.summary << "\n"
               << "  world sizes: " << join_ints(spec.world_sizes) << "\n"
-              << "  bench dims: " << dims_text(spec.dims) << "; test dims: " << dims_text(spec.test_dims) << "\n";
+              << "  bench dims: " << dims_text(spec.dims) << "; test dims: " << dims_text(spec.test_dims) << "\n"
+              << "  size rules: " << size_rules_line(spec) << "\n";
     for (const auto& scalar : spec.scalars)
       std::cout << "  scalar " << scalar.name << " = " << scalar.value << (scalar.doc.empty() ? "" : "  (" + scalar.doc + ")") << "\n";
     for (const auto& group : spec.groups)

@@ -56,7 +56,8 @@ struct Evaluated {
 Evaluated evaluate(const problem::ProblemSpec& spec, const sol::Profile& profile,
                    const Flags& flags, DType dtype) {
   Evaluated out;
-  out.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench);
+  out.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench,
+                                 flags.world > 0 ? std::vector<int>{flags.world} : std::vector<int>{});
   out.setting.world = flags.world;
   out.setting.dtype = dtype;
   out.setting.multicast = !flags.no_nvls;

@@ -11,27 +11,50 @@
 #include "src/cli/table.h"
 #include "src/common/error.h"
 #include "src/problem/dims.h"
+#include "src/problem/shape_sampler.h"
 #include "src/validate/validate.h"
 
 namespace pkb::cli {
 namespace {
 
-std::string cell(const validate::ModeResult& mode) {
-  if (validate::must_pass(mode.mode)) return mode.ok ? "pass" : "FAIL!";
-  return mode.ok ? "caught" : "MISSED!";
+// At a drawn shape only the perturbed modes must pass (the check must accept every correct
+// answer there); a broken mode may go unseen at a degenerate size (one element, one rank's worth),
+// which the test dims and the other shapes of a sample still catch.
+bool case_ok(const validate::CaseResult& result, bool drawn) {
+  if (!drawn) return result.ok();
+  for (const auto& mode : result.modes)
+    if (validate::must_pass(mode.mode) && !mode.ok) return false;
+  return true;
 }
 
-nlohmann::ordered_json to_json(const validate::CaseResult& result) {
+std::string cell(const validate::ModeResult& mode, bool drawn) {
+  if (validate::must_pass(mode.mode)) return mode.ok ? "pass" : "FAIL!";
+  return mode.ok ? "caught" : drawn ? "missed" : "MISSED!";
+}
+
+nlohmann::ordered_json to_json(const validate::CaseResult& result, bool drawn) {
   nlohmann::ordered_json modes = nlohmann::ordered_json::array();
   for (const auto& mode : result.modes)
     modes.push_back({{"mode", validate::mode_name(mode.mode)}, {"must_pass", validate::must_pass(mode.mode)},
                      {"check_passed", mode.check_passed}, {"ok", mode.ok}, {"detail", mode.detail}});
   return {{"key", result.key}, {"world", result.world}, {"dtype", dtype_name(result.dtype)},
-          {"ok", result.ok()}, {"modes", modes}};
+          {"dims", result.dims}, {"drawn", drawn}, {"ok", case_ok(result, drawn)}, {"modes", modes}};
 }
 
 // With --all, a dtype some problems do not run in is skipped for them; for one problem it is an
 // error, so a typo in --dtype never passes silently.
+// The k-th shape drawn for a problem at W (seeded by problem, W and k, so a run is repeatable):
+// large, smallest and unaligned draws in turn over k and W (at W = 2, 4, 8: smallest, unaligned,
+// large for k = 0).
+std::map<std::string, std::int64_t> drawn_dims(const problem::ProblemSpec& spec, int world, int k) {
+  constexpr problem::DrawKind kKinds[] = {problem::DrawKind::large, problem::DrawKind::smallest,
+                                          problem::DrawKind::unaligned};
+  const auto seed = static_cast<std::uint64_t>(spec.id * 1009 + world * 31 + k);
+  int log2_world = 0;
+  while ((2 << log2_world) <= world) ++log2_world;
+  return problem::draw_dims(spec, world, seed, kKinds[(log2_world + k) % 3]);
+}
+
 std::vector<DType> dtypes_of(const problem::ProblemSpec& spec, const std::string& text, bool all) {
   if (!all) return parse_run_dtypes(spec, text);
   std::vector<DType> dtypes;
@@ -51,7 +74,8 @@ std::vector<DType> dtypes_of(const problem::ProblemSpec& spec, const std::string
 std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) {
   struct Flags {
     std::string problem, dtype = "bf16,fp32", dims = "test";
-    int world = 0;
+    int world = 0, drawn = 1;
+    const CLI::Option* dims_option = nullptr;
     bool all = false, json = false;
   };
   auto flags = std::make_shared<Flags>();
@@ -59,7 +83,11 @@ std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) 
   app.add_flag("--all", flags->all, "Validate every problem");
   app.add_option("--world", flags->world, "Only this world size (default: every one the problem allows)");
   app.add_option("--dtype", flags->dtype, "Run precisions, comma-separated (default bf16,fp32; with --all, each problem's own)");
-  app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default test)");
+  flags->dims_option = app.add_option("--dims", flags->dims, "Sizes: test, bench or NAME=SIZE,... (default test)");
+  app.add_option("--drawn", flags->drawn,
+                 "Also validate at this many shapes per W drawn under the size rules, unless --dims "
+                 "is given (default 1)")
+      ->check(CLI::Range(0, 100));
   app.add_flag("--json", flags->json, "Print one JSON document instead of the table");
   return [&global, flags] {
     if (flags->all == !flags->problem.empty())
@@ -74,52 +102,63 @@ std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) 
       int world;
       DType dtype;
       std::map<std::string, std::int64_t> dims;
+      bool drawn = false;  // sizes drawn under the size rules
     };
     std::vector<Case> cases;
     for (const auto& spec : specs) {
       if (flags->world > 0 && !flags->all) check_world(spec, flags->world);
-      const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test);
-      for (int world : spec.world_sizes) {
-        if (flags->world > 0 && world != flags->world) continue;
-        for (DType dtype : dtypes_of(spec, flags->dtype, flags->all)) cases.push_back({&spec, world, dtype, dims});
-      }
+      std::vector<int> worlds;
+      for (int world : spec.world_sizes)
+        if (flags->world <= 0 || world == flags->world) worlds.push_back(world);
+      const auto dims = problem::select_dims(spec, flags->dims, problem::DimsBase::test, worlds);
+      const int drawn = flags->dims_option->count() > 0 ? 0 : flags->drawn;
+      for (int world : worlds)
+        for (DType dtype : dtypes_of(spec, flags->dtype, flags->all)) {
+          cases.push_back({&spec, world, dtype, dims, false});
+          for (int k = 0; k < drawn; ++k)
+            cases.push_back({&spec, world, dtype, drawn_dims(spec, world, k), true});
+        }
     }
 
     Progress progress("validate", static_cast<int>(cases.size()));
     std::vector<validate::CaseResult> results;
     for (const auto& item : cases) {
       results.push_back(validate::validate_case(*item.spec, item.world, item.dtype, item.dims));
-      progress.step(!results.back().ok());
+      progress.step(!case_ok(results.back(), item.drawn));
     }
     progress.finish();
 
     int failed = 0;
-    for (const auto& result : results) failed += result.ok() ? 0 : 1;
+    for (std::size_t i = 0; i < results.size(); ++i) failed += case_ok(results[i], cases[i].drawn) ? 0 : 1;
     if (flags->json) {
       nlohmann::ordered_json doc = {{"schema_version", 1}, {"cases", nlohmann::ordered_json::array()},
                                     {"passed", results.size() - failed}, {"failed", failed}};
-      for (const auto& result : results) doc["cases"].push_back(to_json(result));
+      for (std::size_t i = 0; i < results.size(); ++i) doc["cases"].push_back(to_json(results[i], cases[i].drawn));
       std::cout << doc.dump(2) << "\n";
     } else {
-      std::vector<std::string> header = {"problem", "W", "dtype"};
+      std::vector<std::string> header = {"problem", "W", "dtype", "dims"};
       for (auto mode : validate::all_modes()) header.push_back(validate::mode_name(mode));
       header.push_back("verdict");
       Table table(header);
-      table.add_comment("dims: " + flags->dims + "; perturbed modes must pass, broken modes must be caught");
-      for (const auto& result : results) {
+      table.add_comment("dims: " + flags->dims + (flags->dims_option->count() > 0 || flags->drawn == 0 ? "" :
+                        " and " + std::to_string(flags->drawn) + " shape(s) per W drawn under the size rules") +
+                        "; perturbed modes must pass, broken modes must be caught");
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        const auto& result = results[i];
         std::vector<std::string> row = {result.key, std::to_string(result.world),
-                                        std::string(dtype_name(result.dtype))};
-        for (const auto& mode : result.modes) row.push_back(cell(mode));
-        row.push_back(result.ok() ? "ok" : "FAILED");
+                                        std::string(dtype_name(result.dtype)), dims_text(result.dims)};
+        for (const auto& mode : result.modes) row.push_back(cell(mode, cases[i].drawn));
+        row.push_back(case_ok(result, cases[i].drawn) ? "ok" : "FAILED");
         table.add_row(row);
       }
       table.set_verdict("validate: " + std::to_string(results.size() - failed) + " passed, " +
                         std::to_string(failed) + " failed");
       table.print(std::cout);
-      for (const auto& result : results)
-        for (const auto& mode : result.modes)
-          if (!mode.ok)
-            std::cout << "# " << result.key << " W=" << result.world << " " << dtype_name(result.dtype) << " "
+      for (std::size_t i = 0; i < results.size(); ++i)
+        for (const auto& mode : results[i].modes)
+          if (!mode.ok && (validate::must_pass(mode.mode) || !cases[i].drawn))
+            std::cout << "# " << results[i].key << " W=" << results[i].world << " " << dtype_name(results[i].dtype)
+                      << " " << dims_text(results[i].dims) << " "
                       << validate::mode_name(mode.mode) << ": " << (mode.detail.empty() ? "no outputs" : mode.detail)
                       << "\n";
     }

@@ -34,6 +34,7 @@ nlohmann::ordered_json outcome_json(const problem::ProblemSpec& spec, const eval
                       {"log", outcome.compile.log}};
   }
   doc["plan_steps"] = outcome.plan_steps;
+  if (!outcome.shapes.empty()) doc["shapes"] = eval::shapes_json(outcome.shapes);
   doc["library_steps"] = outcome.library_steps;
   doc["warnings"] = outcome.warnings;
   if (!outcome.run.is_null()) doc["run"] = outcome.run;
@@ -64,6 +65,16 @@ void print_outcome(const problem::ProblemSpec& spec, const eval::EvalRequest& re
     std::string library;
     for (const auto& step : outcome.library_steps) library += (library.empty() ? "" : " ") + step;
     table.add_row({"plan", std::to_string(outcome.plan_steps) + " steps" + (library.empty() ? "" : ", library: " + library)});
+  }
+  if (outcome.shapes.size() > 1) {
+    // Where the trials ran: the main sizes, then each drawn shape (and its SMs, where fewer).
+    std::string shapes;
+    for (const auto& shape : outcome.shapes)
+      shapes += (shapes.empty() ? "" : "; ") + eval::shape_dims_text(shape.dims) + " (" +
+                (shape.kind == "main" ? std::to_string(shape.seeds.size()) + " trials"
+                                      : shape.kind + (shape.num_sms > 0 ? ", num_sms " + std::to_string(shape.num_sms) : "")) +
+                ")";
+    table.add_row({"shapes", shapes});
   }
   const auto timing = outcome.run.is_object()
                           ? results::timing_summary(outcome.run.value("timing", nlohmann::json()))

@@ -25,7 +25,7 @@ ProblemSetting resolve_setting(const problem::ProblemSpec& spec, const SettingFl
   setting.world = flags.world > 0 ? flags.world : spec.world_sizes.back();
   check_world(spec, setting.world);
   setting.dtype = parse_run_dtype(spec, flags.dtype);
-  setting.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench);
+  setting.dims = problem::select_dims(spec, flags.dims, problem::DimsBase::bench, {setting.world});
   return setting;
 }
 

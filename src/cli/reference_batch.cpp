@@ -49,7 +49,7 @@ void run_job(const problem::ProblemIndex& index, const BatchJob& job) {
   ref::RunConfig config;
   config.world = job.world;
   config.dtype = parse_run_dtype(spec, job.dtype);
-  config.dims = problem::select_dims(spec, job.dims, problem::DimsBase::test);
+  config.dims = problem::select_dims(spec, job.dims, problem::DimsBase::test, {config.world});
   config.device = parse_device(job.device);
   const auto inputs = ref::make_rank_inputs(spec, config);
   const auto outputs = ref::solve_simulated(spec, config, inputs, {});

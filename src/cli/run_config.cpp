@@ -70,6 +70,10 @@ PreparedRun prepare_run(const GlobalOptions& global, ModelFlags& flags, const Ev
                     flags.setting.dims_given());
   // A run judged on the simulated node never merges with, or resumes as, one judged on GPUs.
   if (config.eval.target.sim) config.generation.fingerprint["judge"] = "sim";
+  // Judged at drawn shapes too (absent in runs judged at one shape): a stricter verdict never
+  // merges with, or resumes as, one judged at the run's dims alone.
+  if (config.eval.drawn_shapes > 0)
+    config.generation.fingerprint["drawn_shapes"] = config.eval.drawn_shapes;
   config.context = run_context(specs, max_world, config.eval.target);
   config.problems = problems;
   return run;

@@ -14,6 +14,10 @@ void add_eval_flags(CLI::App& app, EvalFlags& flags) {
   app.add_option("--trials", flags.trials,
                  "Correctness trials per sample, each with fresh secret inputs (default 5)")
       ->check(CLI::Range(1, 100));
+  app.add_option("--drawn", flags.drawn,
+                 "Shapes per sample drawn under the size rules, one trial each (default 2; 0 when "
+                 "--dims pins a shape)")
+      ->check(CLI::Range(0, 8));
   app.add_option("--compile-jobs", flags.compile_jobs,
                  "NVRTC compiles in parallel C (default 2); GPU runs are always one at a time")
       ->check(CLI::Range(1, 256));
@@ -45,6 +49,7 @@ run::EvalSettings eval_settings(const std::string& command, const EvalFlags& fla
     settings.dims[specs[index]->key] = dims[index];
   }
   settings.trials = flags.trials;
+  settings.drawn_shapes = flags.drawn >= 0 ? flags.drawn : dims_given ? 0 : eval::kDefaultDrawnShapes;
   settings.time = !flags.no_timing;
   settings.compile_jobs = flags.compile_jobs;
   settings.compile_timeout_s = flags.compile_timeout_s;
@@ -95,6 +100,7 @@ run::RunContext run_context(const std::vector<const problem::ProblemSpec*>& spec
 std::string eval_flags_text(const EvalFlags& flags) {
   std::string text = " --trials " + std::to_string(flags.trials) + " --compile-jobs " +
                      std::to_string(flags.compile_jobs);
+  if (flags.drawn >= 0) text += " --drawn " + std::to_string(flags.drawn);
   if (!flags.arch.empty()) text += " --arch " + flags.arch;
   if (flags.device != "auto") text += " --device " + flags.device;
   if (flags.memory_model != "ptx") text += " --memory-model " + flags.memory_model;

@@ -16,6 +16,7 @@ namespace pkb::cli {
 
 struct EvalFlags {
   int trials = 5, compile_jobs = 2;
+  int drawn = -1;  // --drawn N: shapes drawn under the size rules; -1: 2, or 0 when --dims is given
   std::string arch;
   std::string device = "auto";  // --device auto|gpu|sim
   std::string memory_model = "ptx";  // --memory-model ptx|sc

@@ -1,6 +1,8 @@
 // evaluate: format, compile, plan, then the GPU, the simulated node, or `compiled`.
 #include "src/eval/eval.h"
 
+#include <random>
+#include <set>
 #include <sstream>
 
 #include "harness/plan/plan_resolve.h"
@@ -18,6 +20,37 @@ std::string first_error(const std::string& log) {
     if (line.find("error") != std::string::npos) return line;
   }
   return first.empty() ? "nvrtc failed without a log" : first;
+}
+
+// The plan at the scored sizes (docs/ARCHITECTURE.md, "Evaluation"): resolved for every rank at
+// the bench dims and at every shape the sample will run, before anything runs, so a plan that
+// only fits the small sizes (shared memory that grows with the data) is a plan_error on every
+// device, with the sizes named. Returns the first failure's message, "" when all fit.
+std::string check_plan_sizes(const plan::ParsedPlan& parsed, plan::PlanTarget plan_target,
+                             const EvalRequest& request, const Target& target,
+                             const std::vector<JudgedShape>& shapes) {
+  struct Check {
+    std::map<std::string, std::int64_t> dims;
+    plan::DeviceLimits limits;
+    std::string label;
+  };
+  std::vector<Check> checks = {{request.spec->dims, target.bench_limits, "at bench dims "}};
+  for (const auto& shape : shapes) {
+    if (shape.kind == "main") continue;  // resolved above with the target's limits
+    plan::DeviceLimits limits = target.limits;
+    if (shape.num_sms > 0) limits.num_sms = shape.num_sms;
+    checks.push_back({shape.dims, limits, "at drawn dims "});
+  }
+  for (const auto& check : checks) {
+    plan_target.dims = check.dims;
+    plan_target.limits = check.limits;
+    try {
+      plan::resolve_all_ranks(parsed, plan_target);
+    } catch (const plan::PlanError& error) {
+      return check.label + shape_dims_text(check.dims) + ": " + error.what();
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -59,6 +92,18 @@ EvalOutcome evaluate(const Candidate& candidate, const EvalRequest& request, con
   } catch (const plan::PlanError& error) {
     outcome.status = results::SampleStatus::plan_error;
     outcome.message = error.what();
+    return outcome;
+  }
+  if (target.runs()) {
+    std::random_device entropy;  // drawn after compiling: no candidate knows its inputs
+    std::uniform_int_distribution<int> seed(1, 1 << 30);
+    outcome.shapes = sample_shapes(*request.spec, request.world, request.dims, request.trials,
+                                   request.drawn_shapes, target.sim, [&] { return seed(entropy); });
+  }
+  const std::string misfit = check_plan_sizes(*parsed, plan_target, request, target, outcome.shapes);
+  if (!misfit.empty()) {
+    outcome.status = results::SampleStatus::plan_error;
+    outcome.message = misfit;
     return outcome;
   }
   outcome.plan_steps = static_cast<int>(plans[0].steps.size());

@@ -16,6 +16,7 @@
 #include "harness/plan/plan.h"
 #include "src/compile/compile.h"
 #include "src/results/sample_status.h"
+#include "src/eval/sample_shapes.h"
 #include "src/problem/spec.h"
 #include "src/sol/judge.h"
 
@@ -44,6 +45,10 @@ std::optional<DeviceChoice> parse_device_choice(std::string_view name);
 struct Target {
   std::string arch = "sm_90a";
   plan::DeviceLimits limits;
+  /// What the plan is also checked against at the bench dims before anything runs: the limits
+  /// above on a GPU; on the simulated node those of the GPU it stands for (its memory, not the
+  /// host's share), with its num_sms.
+  plan::DeviceLimits bench_limits;
   bool gpu = false;            // an NVIDIA GPU is visible: the candidate runs on it
   bool sim = false;            // the simulated node judges it (pkb-sim-worker)
   std::string no_gpu_reason;   // why not on a GPU, for the `compiled` message and the records
@@ -69,6 +74,8 @@ struct EvalRequest {
   DType dtype = DType::bf16;
   std::map<std::string, std::int64_t> dims;
   int trials = 5;
+  /// Shapes drawn under the size rules for extra trials (sample_shapes.h); 0 when --dims pins one.
+  int drawn_shapes = kDefaultDrawnShapes;
   bool time = true;
   double compile_timeout_s = 120;
   double run_timeout_s = 600;        // the whole worker
@@ -85,6 +92,9 @@ struct EvalOutcome {
   // reader that polls a flag without an acquire; harness/ptx/memory_model/README.md).
   std::vector<std::string> warnings;
   int plan_steps = 0;
+  /// The shapes the sample was (or would have been) judged at, main first; empty when it stopped
+  /// before its plan was checked.
+  std::vector<JudgedShape> shapes;
   nlohmann::json run;   // the worker's result when the candidate ran; null otherwise
   /// The speed-of-light judgement of a correct, timed run (src/sol/judge.h): sol_ms, sol_fraction,
   /// suspicious_fast. Empty when there is none; sol_note then says why.

@@ -58,7 +58,11 @@ void run_on_device(const Candidate& candidate, const EvalRequest& request, const
   worker.plan_path = (dir / "plan.json").string();
   std::random_device entropy;
   std::uniform_int_distribution<int> seed(1, 1 << 30);
-  for (int trial = 0; trial < request.trials; ++trial) worker.trial_seeds.push_back(seed(entropy));
+  // The shapes and their seeds were drawn by evaluate (sample_shapes.h), main first.
+  worker.trial_seeds = outcome.shapes.front().seeds;
+  for (std::size_t index = 1; index < outcome.shapes.size(); ++index)
+    worker.drawn_trials.push_back({outcome.shapes[index].dims, outcome.shapes[index].seeds.front(),
+                                   outcome.shapes[index].num_sms});
   worker.timing_seed = seed(entropy);
   worker.timing = request.time;
   worker.memory_model = target.memory_model;

@@ -49,6 +49,9 @@ Target choose_target(const std::string& arch, int world, DeviceChoice choice) {
       target.limits.multicast = true;
       target.limits.memory_cap_bytes = harness::kSimulatedMemoryPerRank;
     }
+    target.bench_limits = limits_of_arch(target.arch);
+    target.bench_limits.num_sms = target.limits.num_sms;
+    target.bench_limits.multicast = target.limits.multicast;
     return target;
   }
   const auto& gpu = machine.gpus[0];
@@ -72,6 +75,7 @@ Target choose_target(const std::string& arch, int world, DeviceChoice choice) {
     target.limits.memory_cap_bytes = std::min<std::uint64_t>(
         target.limits.memory_cap_bytes, static_cast<std::uint64_t>(gpu.memory_gib * double(1ull << 30) * 0.8) / world);
   }
+  target.bench_limits = target.limits;
   return target;
 }
 

@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t kMaxRows = 16;       // trials per record are ~5; more is a worker change
 constexpr std::size_t kMaxNameChars = 40;  // a tensor name is short; a long one is clipped
 
-using Row = std::array<std::string, 10>;
+using Row = std::vector<std::string>;
 
 const Row kHeader = {"trial",       "tensor",      "rank",        "result",     "skewed",
                      "max_abs_err", "max_rel_err", "error_ratio", "mismatches", "first_bad_index"};
@@ -46,10 +46,16 @@ Row row_of(const results::TrialResult& trial, std::size_t index) {
 
 std::string trial_table(const std::vector<results::TrialResult>& trials) {
   if (trials.empty()) return "";
+  // The sizes each trial ran at, after its number, once records carry them.
+  const bool shapes = std::any_of(trials.begin(), trials.end(),
+                                  [](const results::TrialResult& trial) { return !trial.shape.empty(); });
   std::vector<Row> rows = {kHeader};
-  for (std::size_t index = 0; index < trials.size() && index < kMaxRows; ++index)
+  if (shapes) rows.front().insert(rows.front().begin() + 1, "shape");
+  for (std::size_t index = 0; index < trials.size() && index < kMaxRows; ++index) {
     rows.push_back(row_of(trials[index], index));
-  std::array<std::size_t, kHeader.size()> widths{};
+    if (shapes) rows.back().insert(rows.back().begin() + 1, trials[index].shape.empty() ? "-" : trials[index].shape);
+  }
+  std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows)
     for (std::size_t column = 0; column < row.size(); ++column)
       widths[column] = std::max(widths[column], row[column].size());

@@ -6,6 +6,7 @@
 
 #include "src/common/did_you_mean.h"
 #include "src/common/error.h"
+#include "src/problem/size_rules.h"
 
 namespace pkb::problem {
 
@@ -47,6 +48,14 @@ std::map<std::string, std::int64_t> select_dims(const ProblemSpec& spec, const s
                        item.substr(eq + 1) + "'");
     dims[name] = size;
   }
+  return dims;
+}
+
+std::map<std::string, std::int64_t> select_dims(const ProblemSpec& spec, const std::string& text,
+                                                DimsBase default_base,
+                                                const std::vector<int>& worlds) {
+  auto dims = select_dims(spec, text, default_base);
+  for (int world : worlds) check_size_rules(spec, dims, world, text);
   return dims;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "src/problem/spec.h"
 
@@ -15,5 +16,11 @@ enum class DimsBase { test, bench };
 /// Throws pkb::UsageError naming the flag and the unknown dim, with a suggestion.
 std::map<std::string, std::int64_t> select_dims(const ProblemSpec& spec, const std::string& text,
                                                 DimsBase default_base);
+
+/// select_dims, then the problem's size rules at each of `worlds`: sizes that break one are a
+/// pkb::UsageError naming the rule and the problem (src/problem/size_rules.h), before anything runs.
+std::map<std::string, std::int64_t> select_dims(const ProblemSpec& spec, const std::string& text,
+                                                DimsBase default_base,
+                                                const std::vector<int>& worlds);
 
 }  // namespace pkb::problem

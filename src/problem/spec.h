@@ -65,6 +65,16 @@ struct SolSpec {
   std::string notes;
 };
 
+/// problem.json "size_rules": one constraint on the sizes, an expression over the dims, W and the
+/// int scalars that holds when nonzero ("M % W == 0"). A rule a user of such a kernel faces binds
+/// every size (test, bench, --dims, drawn); a `drawn_only` rule only bounds the sizes pkb draws
+/// for extra correctness trials (keeping a simulated trial cheap). src/problem/size_rules.h.
+struct SizeRule {
+  ShapeExpr rule;
+  std::string why;
+  bool drawn_only = false;
+};
+
 struct Tolerance {
   double atol = 0;
   double rtol = 0;
@@ -84,6 +94,7 @@ struct ProblemSpec {
   std::vector<TensorSpec> outputs;
   std::vector<ScalarSpec> scalars;
   std::vector<GroupSpec> groups;
+  std::vector<SizeRule> size_rules;
   std::map<DType, Tolerance> tolerance;
   /// A candidate may be this many times as far from the fp64 answer as the reference in P is.
   double error_ratio = 8;

@@ -9,6 +9,7 @@
 
 #include "src/common/error.h"
 #include "src/problem/json_fields.h"
+#include "src/problem/size_rules.h"
 
 namespace pkb::problem {
 namespace {
@@ -204,6 +205,59 @@ std::optional<SolSpec> read_sol(const JsonFields& root,
   return spec;
 }
 
+std::string dims_text(const std::map<std::string, std::int64_t>& dims) {
+  std::string out;
+  for (const auto& [name, size] : dims) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(size);
+  return out;
+}
+
+// "size_rules": each rule parses, names only dims, W and int scalars, and holds where it must: a
+// user rule at the test and the bench dims, a drawn_only rule at the test dims (the sampler starts
+// there), for every allowed W.
+std::vector<SizeRule> read_size_rules(const JsonFields& root, const ProblemSpec& spec) {
+  std::vector<SizeRule> rules;
+  if (!root.has("size_rules")) return rules;
+  const JsonFields list = root.child("size_rules");
+  if (!list.raw().is_array())
+    root.fail("size_rules", "an array of {rule, why}", JsonFields::describe(list.raw()));
+  const std::set<std::string> names = size_rule_names(spec);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonFields item = list.element(i);
+    if (!item.raw().is_object()) item.fail("", "an object", JsonFields::describe(item.raw()));
+    item.reject_unknown({"rule", "why", "drawn_only"});
+    SizeRule rule;
+    const std::string text = item.string("rule");
+    try {
+      rule.rule = ShapeExpr::parse(text);
+    } catch (const Error& e) {
+      item.fail("rule", "a valid expression", e.what());
+    }
+    for (const auto& variable : rule.rule.variables())
+      if (!names.count(variable))
+        item.fail("rule", "an expression over the dims, W and the int scalars",
+                  "unknown name '" + variable + "'");
+    rule.why = item.string_or("why", "");
+    rule.drawn_only = item.boolean_or("drawn_only", false);
+    rules.push_back(std::move(rule));
+  }
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    ProblemSpec one = spec;
+    one.size_rules = {rules[i]};
+    for (int world : spec.world_sizes) {
+      const JsonFields item = list.element(i);
+      if (broken_size_rule(one, spec.test_dims, world, RuleScope::drawn))
+        item.fail("rule", "a rule the test dims satisfy at every allowed W",
+                  "'" + rules[i].rule.text() + "' breaks at W=" + std::to_string(world) + " " +
+                      dims_text(spec.test_dims));
+      if (!rules[i].drawn_only && broken_size_rule(one, spec.dims, world, RuleScope::user))
+        item.fail("rule", "a rule the bench dims satisfy at every allowed W (or \"drawn_only\": true)",
+                  "'" + rules[i].rule.text() + "' breaks at W=" + std::to_string(world) + " " +
+                      dims_text(spec.dims));
+    }
+  }
+  return rules;
+}
+
 }  // namespace
 
 ProblemSpec parse_problem(const std::string& text, const std::string& file,
@@ -218,7 +272,7 @@ ProblemSpec parse_problem(const std::string& text, const std::string& file,
   const JsonFields root(doc, file, "");
   root.reject_unknown({"schema_version", "id", "name", "category", "summary", "dims", "test_dims",
                        "world_sizes", "dtypes", "inputs", "outputs", "scalars", "groups",
-                       "tolerance", "error_ratio", "check_note", "upstream_divergence", "sol"});
+                       "tolerance", "error_ratio", "check_note", "upstream_divergence", "sol", "size_rules"});
 
   const std::int64_t version = root.integer("schema_version");
   if (version != kSchemaVersion)
@@ -294,6 +348,7 @@ ProblemSpec parse_problem(const std::string& text, const std::string& file,
   spec.check_note = root.string_or("check_note", "");
   spec.upstream_divergence = root.string_or("upstream_divergence", "");
   spec.sol = read_sol(root, spec.dims);
+  spec.size_rules = read_size_rules(root, spec);
   return spec;
 }
 

@@ -9,6 +9,7 @@
 #include "src/common/prompts_dir.h"
 #include "src/common/sha256.h"
 #include "src/common/file_bytes.h"
+#include "src/problem/size_rules.h"
 #include "src/prompt/examples.h"
 #include "src/sol/profile.h"
 #include "src/prompt/problem_text.h"
@@ -66,6 +67,8 @@ Prompt build_prompt(const problem::ProblemSpec& spec, const PromptSetting& setti
       {"world", std::to_string(setting.world)},
       {"dtype", std::string(dtype_name(setting.dtype))},
       {"dims", dims_line(setting.dims)},
+      {"size_rules", problem::size_rules_text(spec).empty() ? "none, any size"
+                                                            : problem::size_rules_text(spec)},
       {"arguments", arguments_text(spec, setting.world, setting.dtype, setting.dims)},
       {"has_inout", has_inout(spec) ? "yes" : ""},
       {"scalars", scalars_text(spec)},

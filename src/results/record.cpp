@@ -209,6 +209,10 @@ Evaluation read_evaluation(const Fields& fields) {
     info.no_gpu_reason = eval->text("no_gpu_reason");
     info.judged_by = eval->text("judged_by");
     if (const Json* simulation = eval->find("simulation")) info.simulation = *simulation;
+    if (const Json* shapes = eval->find("shapes")) {
+      if (!shapes->is_array() && !shapes->is_null()) eval->bad("shapes", "a list", shapes);
+      info.shapes = *shapes;
+    }
     evaluation.eval = std::move(info);
   }
   if (const Json* timing = fields.object("timing")) evaluation.timing = *timing;
@@ -265,6 +269,7 @@ void write_evaluation(const Evaluation& evaluation, Json& out) {
     // Written only when known, so records of earlier pkb versions read and write back unchanged.
     if (eval->judged_by) out["eval"]["judged_by"] = *eval->judged_by;
     if (!eval->simulation.is_null()) out["eval"]["simulation"] = eval->simulation;
+    if (!eval->shapes.is_null()) out["eval"]["shapes"] = eval->shapes;
   }
   out["timing"] = evaluation.timing;
   out["speedup"] = optional_json(evaluation.speedup);
@@ -417,6 +422,7 @@ std::vector<TrialResult> trial_results(const EvalInfo& eval) {
     result.passed = flag_in(trial, "passed");
     result.skewed = flag_in(trial, "skewed");
     result.tensor = text_in(trial, "tensor");
+    result.shape = text_in(trial, "shape");
     result.rank = number_in(trial, "rank");
     result.max_abs_err = number_in(trial, "max_abs_err");
     result.max_rel_err = number_in(trial, "max_rel_err");

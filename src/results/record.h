@@ -43,6 +43,9 @@ struct EvalInfo {
   // in records written before the simulated node existed (those ran on GPUs or not at all).
   std::optional<std::string> judged_by;
   nlohmann::json simulation;  // the simulated node's {schedule_seed, lane_instructions, ...}, or null
+  // The shapes the sample was judged at, main first: [{dims, trials, kind, num_sms?}]; null in
+  // records written before samples ran at drawn shapes.
+  nlohmann::json shapes;
 };
 
 struct SolInfo {  // `sol`: {binding, profile} when judged, {note} when not
@@ -135,6 +138,7 @@ struct TrialResult {
   std::optional<double> rank, max_abs_err, max_rel_err, error_ratio, mismatches;
   std::vector<std::int64_t> first_bad_index;  // one flat index, or coordinates; empty: none
   bool first_bad_is_coordinates = false;      // written as a list
+  std::string shape;                          // the sizes it ran at ("M=4 N=8"); "" in old records
 };
 std::vector<TrialResult> trial_results(const EvalInfo& eval);
 

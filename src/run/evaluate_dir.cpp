@@ -44,6 +44,8 @@ nlohmann::json evaluation_fingerprint(const nlohmann::json& doc, const EvaluateC
   fingerprint["turns"] = fingerprint.value("turns", 1);
   fingerprint.erase("no_timing");  // as in pkb run: present only for an untimed evaluation
   if (!config.eval.time) fingerprint["no_timing"] = true;
+  fingerprint.erase("drawn_shapes");  // as in pkb run: present only when shapes were drawn
+  if (config.eval.drawn_shapes > 0) fingerprint["drawn_shapes"] = config.eval.drawn_shapes;
   return fingerprint;
 }
 
@@ -92,7 +94,8 @@ EvaluationProblems evaluation_problems(const fs::path& dir, const problem::Probl
     }
     const auto& spec = problems.specs.back();
     problems.dims.push_back(
-        problem::select_dims(spec, problems.dims_text, problem::DimsBase::bench));
+        problem::select_dims(spec, problems.dims_text, problem::DimsBase::bench,
+                             {entry.world > 0 ? entry.world : spec.world_sizes.back()}));
     results::RunProblem typed = entry;
     typed.id = spec.id;
     typed.category = spec.category;

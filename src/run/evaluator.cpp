@@ -68,6 +68,7 @@ eval::EvalRequest Evaluator::request_for(const results::Record& generation) cons
   request.dtype = *dtype;
   request.dims = settings_.dims.at(problem);
   request.trials = settings_.trials;
+  request.drawn_shapes = settings_.drawn_shapes;
   request.time = settings_.time;
   request.compile_timeout_s = settings_.compile_timeout_s;
   request.run_timeout_s = settings_.run_timeout_s;

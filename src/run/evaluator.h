@@ -25,6 +25,7 @@ struct EvalSettings {
   std::map<std::string, const problem::ProblemSpec*> specs;         // by problem key
   std::map<std::string, std::map<std::string, std::int64_t>> dims;  // by problem key
   int trials = 5;
+  int drawn_shapes = eval::kDefaultDrawnShapes;  // 0 when --dims pinned one shape
   bool time = true;
   int compile_jobs = 2;
   double compile_timeout_s = 120;

@@ -54,6 +54,7 @@ results::Record evaluated_record(results::Record record, const std::string& cate
     info.device = run.value("device", nlohmann::json());
     if (!outcome.judged_by.empty()) info.judged_by = outcome.judged_by;
     info.simulation = run.value("simulation", nlohmann::json());
+    if (!outcome.shapes.empty()) info.shapes = eval::shapes_json(outcome.shapes);
     if (outcome.judged_by == "sim") info.no_gpu_reason = no_gpu_reason;
     evaluation.eval = std::move(info);
     if (run.contains("timing") && run["timing"].is_object()) {
@@ -73,7 +74,8 @@ results::Record evaluated_record(results::Record record, const std::string& cate
     }
   } else if (outcome.status == results::SampleStatus::compiled) {
     evaluation.eval = results::EvalInfo{"compiled", std::nullopt, nlohmann::json::array(),
-                                        nlohmann::json(), no_gpu_reason, std::nullopt, nlohmann::json()};
+                                        nlohmann::json(), no_gpu_reason, std::nullopt, nlohmann::json(),
+                                        nlohmann::json()};
   }
   std::string log = compile.log;
   if (run.is_object() && !run.value("log", "").empty())

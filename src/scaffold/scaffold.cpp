@@ -140,6 +140,11 @@ std::string problem_json_text(const NewProblem& problem, const PythonSignature& 
       {"error_ratio", 8},
       {"check_note", ""},
       {"upstream_divergence", ""},
+      {"size_rules",
+       Json::array({{{"rule", "M * N <= 16384"},
+                     {"why", "keeps a simulated trial cheap (TODO: add the rules a user of such a "
+                             "kernel faces, e.g. M % W == 0)"},
+                     {"drawn_only", true}}})},
   };
   return doc.dump(2) + "\n";
 }

@@ -65,7 +65,7 @@ CaseResult validate_case(const problem::ProblemSpec& spec, int world, DType dtyp
   const auto expected_fp64 = ref::solve_simulated(spec, config, inputs, {ref::SimMode::rank_order, true});
   const auto in_dtype = ref::solve_simulated(spec, config, inputs, {});
 
-  CaseResult result{spec.key, world, dtype, {}};
+  CaseResult result{spec.key, world, dtype, dims, {}};
   for (Mode mode : all_modes()) {
     std::vector<ref::Tensors> got;
     if (mode == Mode::reference) {

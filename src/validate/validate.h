@@ -29,6 +29,7 @@ struct CaseResult {
   std::string key;
   int world = 0;
   DType dtype = DType::fp32;
+  std::map<std::string, std::int64_t> dims;  // the sizes it ran at
   std::vector<ModeResult> modes;
   bool ok() const;
 };

@@ -129,9 +129,27 @@ TEST(Cli, ReferenceOutputIsReproducibleAndTrialDependent) {
 }
 
 TEST(Cli, ValidateExitsZeroWhenEveryModeBehaves) {
+  // bf16 and fp32, each at the test dims and at one shape drawn under the size rules.
   const PkbRun run = run_pkb("validate 7 --world 4");
   EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("validate: 2 passed, 0 failed"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("validate: 4 passed, 0 failed"), std::string::npos) << run.out;
+  const PkbRun pinned = run_pkb("validate 7 --world 4 --dims test");
+  EXPECT_NE(pinned.out.find("validate: 2 passed, 0 failed"), std::string::npos) << pinned.out;
+}
+
+TEST(Cli, DimsThatBreakASizeRuleAreAUsageErrorBeforeAnythingRuns) {
+  // 033 splits x's rows over the ranks: W must divide M.
+  const PkbRun run = run_pkb("eval 33 " + std::string(PKB_SOURCE_DIR) +
+                             "/problems/033_ulysses_all_to_all_tensor_primitive/answer.md --world 8 --dims M=12,N=8");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--dims M=12,N=8: 033_ulysses_all_to_all_tensor_primitive requires M % W == 0"),
+            std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "");
+  for (const std::string command : {"show 33 --world 8 --dims M=12", "prompt 33 --world 8 --dims M=12",
+                                    "reference 33 --world 8 --dims M=12", "validate 33 --world 8 --dims M=12"})
+    EXPECT_EQ(run_pkb(command).exit_code, 2) << command;
+  const PkbRun show = run_pkb("show 1");
+  EXPECT_NE(show.out.find("\n  size rules: "), std::string::npos) << show.out;
 }
 
 TEST(Cli, DoctorReportsWithoutAGpu) {

@@ -145,6 +145,23 @@ TEST(Feedback, IncorrectGivesThePerRankErrorTable) {
                        "352          1048576     [0, 17]\n"));
 }
 
+TEST(Feedback, IncorrectAtADrawnShapeNamesTheShape) {
+  // Trials at drawn sizes (docs/RESULTS.md, eval.shapes): the message and the table say where.
+  nlohmann::json record = load_record("incorrect");
+  const nlohmann::json passing = nlohmann::json::parse(
+      R"({"passed": true, "skewed": false, "tensor": "y", "rank": 0, "max_abs_err": 0,
+          "max_rel_err": 0, "error_ratio": 0, "mismatches": 0, "first_bad_index": [],
+          "shape": "M=4 N=8", "num_sms": 16})");
+  record["eval"]["trials"][0]["shape"] = "M=454 N=288";
+  record["eval"]["trials"].insert(record["eval"]["trials"].begin(), passing);
+  record["message"] = "trial 2 at M=454 N=288 (num_sms 2): y on rank 3: 1048576 of 1048576 elements differ";
+  const Feedback feedback = feedback_for(record);
+  EXPECT_TRUE(contains(feedback.text, "failed check: trial 2 at M=454 N=288 (num_sms 2): y on rank 3"));
+  EXPECT_TRUE(contains(feedback.text, "trial  shape        tensor  rank  result"));
+  EXPECT_TRUE(contains(feedback.text, "1      M=4 N=8      y       0     pass"));
+  EXPECT_TRUE(contains(feedback.text, "2      M=454 N=288  y       3     FAIL"));
+}
+
 TEST(Feedback, CorrectGivesTimesSpeedupAndSpeedOfLight) {
   nlohmann::json record = load_record("correct");
   Feedback feedback = feedback_for(record);

@@ -32,7 +32,7 @@ const char* kPtx = R"(
 )";
 
 const char* kKernels[] = {"sum", "sum_writes_input", "nothing", "sum_once", "own_only", "fault",
-                          "hang"};
+                          "hang", "sum_whole_packs"};
 
 struct Args {
   std::uint16_t* x[8];
@@ -69,6 +69,11 @@ std::unique_ptr<harness::ExecDevice> make_host_device(const harness::WorkerReque
       args.x[1][0] = float_to_bf16(bf16_to_float(args.x[1][0]) + 1);  // after both ranks read
   });
   device->add_kernel("nothing", [](HostDevice&, int, const auto&) {});
+  device->add_kernel("sum_whole_packs", [](HostDevice&, int, const auto& params) {
+    Args args = decode(params);
+    args.n -= args.n % 8;  // drops the elements after the last whole 16-byte pack
+    sum_into_y(args);
+  });
   device->add_kernel("sum_once", [](HostDevice& d, int rank, const auto& params) {
     long& done = d.module_state()["done" + std::to_string(rank)];
     if (done++ == 0) sum_into_y(decode(params));
@@ -106,7 +111,8 @@ class ExecutorOnHost : public testing::Test {
   }
 
   harness::WorkerResult run(const std::string& kernel, bool timing = false,
-                            const std::string& plan = "") {
+                            const std::string& plan = "",
+                            const std::vector<harness::DrawnTrial>& drawn = {}) {
     write("plan.json", plan.empty()
                            ? R"plan({"steps": [{"op": "kernel", "kernel": ")plan" + kernel +
                                  R"plan(", "grid": [1], "block": [32],
@@ -123,6 +129,7 @@ class ExecutorOnHost : public testing::Test {
     request.ptx_path = (dir_ / "kernel.ptx").string();
     request.plan_path = (dir_ / "plan.json").string();
     request.trial_seeds = {101, 202, 303};
+    request.drawn_trials = drawn;
     request.timing_seed = 5000;
     request.timing = timing;
     request.timing_rounds = 1;
@@ -165,6 +172,30 @@ TEST_F(ExecutorOnHost, CorrectKernelIsTimedAgainstTheBaseline) {
   EXPECT_GE(timing.input_sets, 2);
   EXPECT_TRUE(timing.exceeds_l2);  // 3 x 4 KiB of host "L2", 128 B per set on both ranks
   EXPECT_NE(result.message.find("emulated"), std::string::npos) << result.message;
+}
+
+TEST_F(ExecutorOnHost, DrawnTrialsRunAfterTheMainOnesAtTheirOwnSizes) {
+  // Test dims M=4 N=8 (a whole number of packs), then M=3 N=5 and M=1 N=1: timing stays at the
+  // test dims, and every trial records its sizes.
+  const std::vector<harness::DrawnTrial> drawn = {{{{"M", 3}, {"N", 5}}, 404, 0},
+                                                  {{{"M", 1}, {"N", 1}}, 505, 0}};
+  const auto result = run("sum", true, "", drawn);
+  ASSERT_EQ(result.status, WorkerStatus::correct) << result.message;
+  ASSERT_EQ(result.trials.size(), 5u);
+  EXPECT_EQ(result.trials[0].shape, "M=4 N=8");
+  EXPECT_EQ(result.trials[3].shape, "M=3 N=5");
+  EXPECT_EQ(result.trials[4].shape, "M=1 N=1");
+  ASSERT_TRUE(result.timing.has_value());
+  EXPECT_TRUE(result.timing->recheck_passed);
+}
+
+TEST_F(ExecutorOnHost, ADroppedTailIsIncorrectAtADrawnShapeThatNamesIt) {
+  EXPECT_EQ(run("sum_whole_packs").status, WorkerStatus::correct);  // 32 elements: no tail
+  const auto result = run("sum_whole_packs", false, "", {{{{"M", 3}, {"N", 5}}, 404, 0}});
+  EXPECT_EQ(result.status, WorkerStatus::incorrect);
+  EXPECT_EQ(result.message.rfind("trial 4 at M=3 N=5: rank 0 y:", 0), 0u) << result.message;
+  ASSERT_EQ(result.trials.size(), 4u);
+  EXPECT_FALSE(result.trials[3].passed);
 }
 
 TEST_F(ExecutorOnHost, SkippingCommunicationIsIncorrect) {

@@ -21,6 +21,8 @@ WorkerRequest sample_request() {
   request.ptx_path = "a.ptx";
   request.plan_path = "plan.json";
   request.trial_seeds = {917, 4402, 8};
+  request.drawn_trials = {{{{"M", 3}, {"N", 5}}, 77, 2}};
+  request.num_sms = 4;
   request.timing_seed = 123456;
   request.timing = false;
   request.timing_rounds = 5;
@@ -44,6 +46,11 @@ TEST(WorkerProtocol, RequestRoundTrips) {
   EXPECT_EQ(out.ptx_path, in.ptx_path);
   EXPECT_EQ(out.plan_path, in.plan_path);
   EXPECT_EQ(out.trial_seeds, in.trial_seeds);
+  ASSERT_EQ(out.drawn_trials.size(), 1u);
+  EXPECT_EQ(out.drawn_trials[0].dims, in.drawn_trials[0].dims);
+  EXPECT_EQ(out.drawn_trials[0].seed, 77);
+  EXPECT_EQ(out.drawn_trials[0].num_sms, 2);
+  EXPECT_EQ(out.num_sms, 4);
   EXPECT_EQ(out.timing_seed, 123456);
   EXPECT_FALSE(out.timing);
   EXPECT_EQ(out.timing_rounds, 5);

@@ -46,6 +46,18 @@ Built build(const std::string& problem, int world, const std::string& hardware =
   return out;
 }
 
+TEST(PromptText, StatesTheSizeRulesAndThatTrialsDrawOtherSizes) {
+  const std::string text = build("033", 8).prompt.text;
+  EXPECT_NE(text.find("Size rules (the function must handle every size that satisfies them): M % W == 0 "
+                      "(x is split into W equal row blocks, one per rank)."),
+            std::string::npos);
+  EXPECT_NE(text.find("correctness trials\nalso run at other sizes drawn under the rules"), std::string::npos);
+  EXPECT_EQ(text.find("keeps a simulated trial cheap"), std::string::npos) << "drawn_only bounds stay out";
+  EXPECT_NE(build("001", 8).prompt.text.find("Size rules (the function must handle every size that "
+                                             "satisfies them): none, any size."),
+            std::string::npos);
+}
+
 TEST(Sha256, MatchesFipsVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
