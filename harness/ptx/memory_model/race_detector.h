@@ -102,6 +102,7 @@ class RaceDetector {
     std::uint32_t bytes = 0, agent = 0, epoch = 0, pc = 0;  // the write: its agent, epoch and instruction
   };
   using ObservedList = std::vector<Observed>;
+  static constexpr std::size_t kMaxObserved = 32;  // observed writes an agent keeps (the latest)
   struct Release {
     std::shared_ptr<const Knowledge> known;
     std::uint32_t agent = 0, epoch = 0;
