@@ -150,6 +150,10 @@ TEST(Cli, DimsThatBreakASizeRuleAreAUsageErrorBeforeAnythingRuns) {
     EXPECT_EQ(run_pkb(command).exit_code, 2) << command;
   const PkbRun show = run_pkb("show 1");
   EXPECT_NE(show.out.find("\n  size rules: "), std::string::npos) << show.out;
+  const auto doc = nlohmann::json::parse(run_pkb("show 33 --world 8 --json").out);
+  ASSERT_FALSE(doc.at("size_rules").empty());
+  EXPECT_EQ(doc.at("size_rules")[0].at("rule"), "M % W == 0");
+  EXPECT_FALSE(doc.at("size_rules")[0].at("drawn_only").get<bool>());
 }
 
 TEST(Cli, DoctorReportsWithoutAGpu) {

@@ -41,6 +41,39 @@ TEST(EvalCli, TheAllreduceExampleIsJudgedOnTheSimulatedNode) {
   EXPECT_NE(doc.at("run").at("trials")[1].at("schedule").get<std::string>().find("rank order"), std::string::npos);
 }
 
+TEST(EvalCli, TrialsRunAtTheTestDimsAndTwoDrawnShapesUnlessDimsPinsOne) {
+  const PkbRun run = run_pkb("eval 1 " + kExample + " --world 2 --json");
+  const auto doc = nlohmann::json::parse(run.out);
+  if (has_gpu(doc)) GTEST_SKIP() << "a GPU is visible: it judges at the bench dims";
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto& shapes = doc.at("shapes");
+  ASSERT_EQ(shapes.size(), 3u) << shapes;
+  EXPECT_EQ(shapes[0].at("kind"), "main");
+  EXPECT_EQ(shapes[0].at("trials"), 3);  // 5 trials spread: 3 at the test dims, one per drawn shape
+  EXPECT_EQ(shapes[1].at("kind"), "large");
+  EXPECT_LE(shapes[1].at("num_sms").get<int>(), 2);
+  const auto& trials = doc.at("run").at("trials");
+  ASSERT_EQ(trials.size(), 5u);
+  EXPECT_EQ(trials[0].at("shape"), "M=4 N=8");
+  EXPECT_NE(trials[3].at("shape"), "M=4 N=8");
+  const PkbRun pinned = run_pkb("eval 1 " + kExample + " --world 2 --dims test --json");
+  EXPECT_EQ(nlohmann::json::parse(pinned.out).at("shapes").size(), 1u);
+}
+
+TEST(EvalCli, APlanThatFitsOnlyTheTestDimsIsAPlanErrorNamingTheBenchDims) {
+  // Shared memory that grows with M x N: 64 bytes at the test dims, 2 MiB at the bench dims.
+  const std::string mutant = std::string(PKB_SOURCE_DIR) + "/tests/sim/mutants/001_allreduce.5.md";
+  for (const std::string device : {"sim", "gpu"}) {
+    const PkbRun run = run_pkb("eval 1 " + mutant + " --world 2 --dims test --json --device " + device);
+    const auto doc = nlohmann::json::parse(run.out);
+    EXPECT_EQ(doc.at("status"), "plan_error") << device;
+    EXPECT_EQ(doc.at("message").get<std::string>().rfind(
+                  "at bench dims M=1024 N=1024: plan: steps[0].shared_bytes: 2097152 bytes of shared memory", 0),
+              0u)
+        << doc.at("message");
+  }
+}
+
 TEST(EvalCli, WithDeviceGpuAndNoGpuTheExampleStopsAtCompiled) {
   const PkbRun run = run_pkb("eval 1 " + kExample + " --world 4 --dims test --no-cache --json --device gpu");
   const auto doc = nlohmann::json::parse(run.out);

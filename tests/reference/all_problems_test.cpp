@@ -83,6 +83,19 @@ TEST(AllProblems, EveryProblemHasSizeRulesWithADrawnBound) {
   }
 }
 
+TEST(AllProblems, LargeDrawsOf001OutgrowAGridCappedAt2BlocksPerSm) {
+  // 001's answer gives each rank a slice of M * N / W elements and caps its grid at 2 blocks of
+  // 256 threads per SM, 8 elements a thread: without a grid-stride loop a large draw (on 1 or 2
+  // SMs per rank) must hold more than 4096 * W * 2 elements for the capped grid to fall short
+  // (mutant 001_allreduce.3).
+  const problem::ProblemSpec spec = index().load("001_allreduce");
+  for (int world : spec.world_sizes)
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      const auto dims = problem::draw_dims(spec, world, seed, problem::DrawKind::large);
+      EXPECT_GT(dims.at("M") * dims.at("N"), 4096 * world * 2) << "W=" << world << " seed " << seed;
+    }
+}
+
 TEST(AllProblems, ReferencesRunWithoutTf32) {
   // libtorch's default allows TF32 in cuDNN convolutions: a reference run must switch it off.
   at::globalContext().setAllowTF32CuDNN(true);
