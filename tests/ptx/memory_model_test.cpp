@@ -50,12 +50,14 @@ struct TwoRanks {
     return o;
   }
   // writer: data (weak), a fence at `fence`, then a relaxed flag store; reader: a poll of the flag
-  // at `poll`, then the data. Returns the finding of the data read, if any.
-  const Finding* push_then_flag(std::uint32_t who, Scope fence, Scope poll, bool acquire) {
+  // at `poll`, a fence at `reader_fence`, then the data. Returns the finding of the data read.
+  const Finding* push_then_flag(std::uint32_t who, Scope fence, Scope poll, bool acquire,
+                                Scope reader_fence = Scope::none) {
     detector.access(writer, at(data), 16, op(true, false, Scope::none));
     if (fence != Scope::none) detector.fence(writer, fence);
     detector.access(writer, at(&flag), 4, op(true, true, Scope::sys));
     detector.access(who, at(&flag), 4, op(false, true, poll, acquire));
+    if (reader_fence != Scope::none) detector.fence(who, reader_fence);
     return detector.access(who, at(data), 16, op(false, false, Scope::none));
   }
 };
@@ -89,13 +91,8 @@ TEST(RaceDetector, APollWithoutAcquireIsOnlyUnacquiredAndAFenceAfterItAcquires) 
   const Finding* finding = t.push_then_flag(t.reader, Scope::sys, Scope::sys, false);
   ASSERT_NE(finding, nullptr);
   EXPECT_EQ(finding->strength, Strength::unacquired);
-  TwoRanks u;
-  u.detector.access(u.writer, u.at(u.data), 16, u.op(true, false, Scope::none));
-  u.detector.fence(u.writer, Scope::sys);
-  u.detector.access(u.writer, u.at(&u.flag), 4, u.op(true, true, Scope::sys));
-  u.detector.access(u.reader, u.at(&u.flag), 4, u.op(false, true, Scope::sys));
-  u.detector.fence(u.reader, Scope::sys);  // the acquire pattern: a strong read, then a fence
-  EXPECT_EQ(u.detector.access(u.reader, u.at(u.data), 16, u.op(false, false, Scope::none)), nullptr);
+  TwoRanks u;  // the acquire pattern: a strong read, then a fence
+  EXPECT_EQ(u.push_then_flag(u.reader, Scope::sys, Scope::sys, false, Scope::sys), nullptr);
 }
 
 TEST(RaceDetector, MorallyStrongAccessesNeverRaceButNarrowOnesDo) {
