@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Parity: runs each problem's reference.py in W gloo processes (parity_worker.py) on the inputs
 # `pkb reference` dumps and compares with the C++ outputs. Needs Debian's torch 1.13 + gloo:
-#   /usr/bin/python3 scripts/parity.py --pkb build/pkb --world 4 [--problems 1,2] [--dtypes bf16]
+#   /usr/bin/python3 scripts/parity.py --pkb build/pkb --world 4 [--problems 1,2] [--dtypes bf16] [--drawn 1]
 import argparse
 import json
 import os
@@ -32,10 +32,11 @@ class UsageError(Exception):
 
 
 class Job:
-    def __init__(self, index, key, spec, dtype, world, run_dir, problems_dir):
-        self.index, self.key, self.dtype = index, key, dtype
-        self.label = f"parity {key} W={world} {dtype}"
-        self.dump_dir = os.path.join(run_dir, f"{key}_{dtype}")
+    def __init__(self, index, key, spec, dtype, world, run_dir, problems_dir, drawn=-1):
+        # drawn >= 0: at pkb's k-th drawn check shape (size rules) instead of the test dims
+        self.index, self.key, self.dtype, self.drawn = index, key, dtype, drawn
+        self.label = f"parity {key} W={world} {dtype}" + (f" drawn {drawn}" if drawn >= 0 else "")
+        self.dump_dir = os.path.join(run_dir, f"{key}_{dtype}" + (f"_drawn{drawn}" if drawn >= 0 else ""))
         self.pkb_error = None  # set when `pkb reference` failed
         self.pkb_done = False
         self.worker_spec = {
@@ -145,6 +146,8 @@ def parse_args(argv):
                         help="all, or ids, keys or names: 1,2,003_broadcast (all)")
     parser.add_argument("--dtypes", default="bf16,fp32", help="run precisions (bf16,fp32)")
     parser.add_argument("--problems-dir", help=f"problem folders ({DEFAULT_PROBLEMS_DIR})")
+    parser.add_argument("--drawn", type=int, default=0,
+                        help="also compare at N shapes drawn under each problem's size rules (0)")
     parser.add_argument("--report", help="also write the result lines to FILE")
     return parser.parse_args(argv)
 
@@ -186,7 +189,8 @@ def main(argv):
                 emit(f"parity {key} W={args.world} {dtype}: skip "
                      f"(dtypes {', '.join(spec['dtypes'])})")
             else:
-                jobs.append(Job(len(jobs), key, spec, dtype, args.world, run_dir, problems_dir))
+                for drawn in [-1] + list(range(args.drawn)):
+                    jobs.append(Job(len(jobs), key, spec, dtype, args.world, run_dir, problems_dir, drawn))
     started = time.monotonic()
     try:
         run_jobs(args, jobs, run_dir, emit)

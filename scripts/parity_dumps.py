@@ -55,8 +55,11 @@ class BatchDumps:
             batch_file = os.path.join(self.run_dir, f"batch_{shard}_{attempt}.jsonl")
             with open(batch_file, "w") as file:
                 for job in remaining:
-                    file.write(json.dumps({"index": job.index, "problem": job.key, "world": self.args.world,
-                                           "dtype": job.dtype, "dims": "test", "dump": job.dump_dir}) + "\n")
+                    line = {"index": job.index, "problem": job.key, "world": self.args.world,
+                            "dtype": job.dtype, "dims": "test", "dump": job.dump_dir}
+                    if job.drawn >= 0:
+                        line["drawn"] = job.drawn
+                    file.write(json.dumps(line) + "\n")
             command = [self.args.pkb] + (["--problems-dir", self.args.problems_dir] if self.args.problems_dir else [])
             command += ["-q", "reference", "--batch", batch_file]
             stderr_path = batch_file + ".stderr"

@@ -43,18 +43,6 @@ nlohmann::ordered_json to_json(const validate::CaseResult& result, bool drawn) {
 
 // With --all, a dtype some problems do not run in is skipped for them; for one problem it is an
 // error, so a typo in --dtype never passes silently.
-// The k-th shape drawn for a problem at W (seeded by problem, W and k, so a run is repeatable):
-// large, smallest and unaligned draws in turn over k and W (at W = 2, 4, 8: smallest, unaligned,
-// large for k = 0).
-std::map<std::string, std::int64_t> drawn_dims(const problem::ProblemSpec& spec, int world, int k) {
-  constexpr problem::DrawKind kKinds[] = {problem::DrawKind::large, problem::DrawKind::smallest,
-                                          problem::DrawKind::unaligned};
-  const auto seed = static_cast<std::uint64_t>(spec.id * 1009 + world * 31 + k);
-  int log2_world = 0;
-  while ((2 << log2_world) <= world) ++log2_world;
-  return problem::draw_dims(spec, world, seed, kKinds[(log2_world + k) % 3]);
-}
-
 std::vector<DType> dtypes_of(const problem::ProblemSpec& spec, const std::string& text, bool all) {
   if (!all) return parse_run_dtypes(spec, text);
   std::vector<DType> dtypes;
@@ -116,7 +104,7 @@ std::function<int()> setup_validate(CLI::App& app, const GlobalOptions& global) 
         for (DType dtype : dtypes_of(spec, flags->dtype, flags->all)) {
           cases.push_back({&spec, world, dtype, dims, false});
           for (int k = 0; k < drawn; ++k)
-            cases.push_back({&spec, world, dtype, drawn_dims(spec, world, k), true});
+            cases.push_back({&spec, world, dtype, problem::check_dims(spec, world, k), true});
         }
     }
 

@@ -14,6 +14,7 @@
 #include "src/common/error.h"
 #include "src/dump/dump_writer.h"
 #include "src/problem/dims.h"
+#include "src/problem/shape_sampler.h"
 
 namespace pkb::cli {
 namespace {
@@ -22,6 +23,7 @@ struct BatchJob {
   int index = 0;
   std::string problem, dtype, dims, dump, device;
   int world = 0;
+  int drawn = -1;  // >= 0: at the drawn check shape k (problem::check_dims) instead of `dims`
 };
 
 BatchJob parse_job(const std::string& line, const std::string& where) {
@@ -36,10 +38,11 @@ BatchJob parse_job(const std::string& line, const std::string& where) {
     job.dims = doc.value("dims", std::string("test"));
     job.dump = doc.value("dump", std::string());
     job.device = doc.value("device", std::string("cpu"));
+    job.drawn = doc.value("drawn", -1);
     return job;
   } catch (const nlohmann::json::exception& error) {
     throw InputError(where + ": expected {\"index\", \"problem\", \"world\", \"dtype\", \"dims\", \"dump\", "
-                     "\"device\"}: " + error.what());
+                     "\"device\", \"drawn\"}: " + error.what());
   }
 }
 
@@ -49,7 +52,8 @@ void run_job(const problem::ProblemIndex& index, const BatchJob& job) {
   ref::RunConfig config;
   config.world = job.world;
   config.dtype = parse_run_dtype(spec, job.dtype);
-  config.dims = problem::select_dims(spec, job.dims, problem::DimsBase::test, {config.world});
+  config.dims = job.drawn >= 0 ? problem::check_dims(spec, job.world, job.drawn)
+                               : problem::select_dims(spec, job.dims, problem::DimsBase::test, {config.world});
   config.device = parse_device(job.device);
   const auto inputs = ref::make_rank_inputs(spec, config);
   const auto outputs = ref::solve_simulated(spec, config, inputs, {});

@@ -126,4 +126,12 @@ Dims draw_dims(const ProblemSpec& spec, int world, std::uint64_t seed, DrawKind 
   return dims;
 }
 
+std::map<std::string, std::int64_t> check_dims(const ProblemSpec& spec, int world, int k) {
+  constexpr DrawKind kKinds[] = {DrawKind::large, DrawKind::smallest, DrawKind::unaligned};
+  const auto seed = static_cast<std::uint64_t>(spec.id * 1009 + world * 31 + k);
+  int log2_world = 0;
+  while ((2 << log2_world) <= world) ++log2_world;
+  return draw_dims(spec, world, seed, kKinds[(log2_world + k) % 3]);
+}
+
 }  // namespace pkb::problem

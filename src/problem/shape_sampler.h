@@ -32,4 +32,9 @@ constexpr std::int64_t kMaxDrawnElements = 1 << 18;
 std::map<std::string, std::int64_t> draw_dims(const ProblemSpec& spec, int world,
                                               std::uint64_t seed, DrawKind kind);
 
+/// The k-th shape drawn for checking the reference itself at `world` (pkb validate --drawn, the
+/// parity tests' drawn jobs): seeded by problem, W and k, so every run checks the same shapes,
+/// and the kinds taken in turn.
+std::map<std::string, std::int64_t> check_dims(const ProblemSpec& spec, int world, int k);
+
 }  // namespace pkb::problem

@@ -205,6 +205,25 @@ TEST(Cli, ReferenceBatchAnswersEveryJobAndKeepsGoingPastAFailure) {
   EXPECT_EQ(run_pkb("reference --batch " + batch + " 1").exit_code, 2) << "--batch takes no problem";
 }
 
+// A batch job with "drawn": k dumps at the k-th shape drawn under the size rules, the same shape
+// `pkb validate` checks (the parity tests compare the Python reference there too).
+TEST(Cli, ReferenceBatchDumpsAtADrawnShape) {
+  const std::string dir = make_temp_dir("reference_batch_drawn");
+  const std::string batch = dir + "/jobs.jsonl";
+  std::ofstream(batch) << "{\"index\": 0, \"problem\": \"001_allreduce\", \"world\": 8, \"dtype\": \"bf16\", "
+                          "\"drawn\": 0, \"dump\": \"" + dir + "/d\"}\n";
+  const PkbRun run = run_pkb("-q reference --batch " + batch);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto manifest = nlohmann::json::parse(std::ifstream(dir + "/d/manifest.json"));
+  const auto validated = nlohmann::json::parse(run_pkb("validate 1 --world 8 --dtype bf16 --json").out);
+  nlohmann::json drawn;
+  for (const auto& c : validated.at("cases"))
+    if (c.at("drawn").get<bool>()) drawn = c.at("dims");
+  ASSERT_FALSE(drawn.is_null()) << validated.dump();
+  EXPECT_EQ(manifest.at("dims"), drawn);
+  EXPECT_NE(manifest.at("dims"), (nlohmann::json{{"M", 4}, {"N", 8}})) << "the test dims";
+}
+
 }  // namespace
 }  // namespace pkb::test
 
