@@ -382,6 +382,13 @@ SyncResult SimDevice::synchronize(double timeout_s) {
   notes_ = machine_.undefined_note();
   forget_orders();
   reset_call_ends();
+  // The shadow's bound (memory_model/shadow.h): say that part of the call went unchecked.
+  if (machine_.races() && machine_.races()->shadow_overflowed() &&
+      std::find(warning_sites_.begin(), warning_sites_.end(), "shadow") == warning_sites_.end()) {
+    warnings_.push_back("the memory model checked only the first 32 MiB this call touched; accesses beyond were not "
+                        "checked for races");
+    warning_sites_.push_back("shadow");
+  }
   for (const auto& finding : machine_.race_findings())
     if (finding.warning && warnings_.size() < kMaxWarnings &&
         std::find(warning_sites_.begin(), warning_sites_.end(), finding.site) == warning_sites_.end()) {
