@@ -11,6 +11,7 @@ bool is_atomic_op(const Instr& in) {
   return in.text.substr(0, 4) == "atom" || in.text.substr(0, 3) == "red" || in.text.substr(0, 12) == "multimem.red";
 }
 bool is_async_copy(const Instr& in) {
+  if (in.text.empty() || in.text[0] != 'c') return false;  // every store asks: answer ld/st at once
   return (in.text.substr(0, 8) == "cp.async" && in.text.substr(0, 17) != "cp.async.mbarrier") ||
          in.text.substr(0, 15) == "cp.reduce.async";
 }

@@ -85,12 +85,18 @@ void RaceDetector::release_op(std::uint32_t agent, Scope scope, const void* inst
 }
 
 void RaceDetector::fence(std::uint32_t agent, Scope scope) {
-  Agent& a = agents_[agent];
   // Acquire: a strong read before this fence that saw a release completes an acquire pattern
   // when the release's first operation and this fence are morally strong.
+  acquire_pending(agent, scope, nullptr);
+  agents_[agent].fences[fence_slot(scope)] = snapshot(agent, scope);
+}
+
+void RaceDetector::acquire_pending(std::uint32_t agent, Scope scope, const std::uint64_t* address) {
+  Agent& a = agents_[agent];
   auto kept = a.pending.begin();
   for (auto& [release, observed] : a.pending) {
-    if (includes(release.scope, release.agent, agent) && includes(scope, agent, release.agent)) {
+    if ((!address || observed.address == *address) && includes(release.scope, release.agent, agent) &&
+        includes(scope, agent, release.agent)) {
       learn(a, release, Strength::ordered);
       remember(a, observed);
     } else {
@@ -98,7 +104,6 @@ void RaceDetector::fence(std::uint32_t agent, Scope scope) {
     }
   }
   a.pending.erase(kept, a.pending.end());
-  a.fences[fence_slot(scope)] = snapshot(agent, scope);
 }
 
 void RaceDetector::remember(Agent& agent, const Observed& observed) {
@@ -232,19 +237,7 @@ void RaceDetector::observe(std::uint32_t agent, std::uint64_t address, std::uint
   Agent& a = agents_[agent];
   // An acquire operation on a location completes the acquire pattern of an earlier strong read of
   // it (PTX ISA 8.8: a strong read on M followed by an acquire operation on M).
-  if (op.acquire) {
-    auto kept = a.pending.begin();
-    for (auto& [release, observed] : a.pending) {
-      if (observed.address == address && includes(release.scope, release.agent, agent) &&
-          includes(op.scope, agent, release.agent)) {
-        learn(a, release, Strength::ordered);
-        remember(a, observed);
-      } else {
-        *kept++ = {std::move(release), observed};
-      }
-    }
-    a.pending.erase(kept, a.pending.end());
-  }
+  if (op.acquire) acquire_pending(agent, op.scope, &address);
   auto slot = sync_.find(address);
   if (slot == sync_.end()) return;
   const std::pair<std::uint64_t, std::uint32_t> key{address, slot->second.version};

@@ -139,6 +139,9 @@ class RaceDetector {
   Release snapshot(std::uint32_t agent, Scope scope);
   Knowledge& mutable_known(Agent& agent);
   void learn(Agent& agent, const Release& release, Strength strength);
+  /// Completes the acquire patterns of pending strong reads (of `address` only, when given) whose
+  /// release is morally strong with an acquire at `scope`.
+  void acquire_pending(std::uint32_t agent, Scope scope, const std::uint64_t* address);
   void remember(Agent& agent, const Observed& observed);
   void remember_all(Agent& agent, const ObservedList* observed);
   Strength known_at(const Agent& reader, const Stamp& event) const;
